@@ -1,0 +1,114 @@
+# bootprobe: boot-time driver probe latency and killed-probe diagnosis.
+#
+#   make            build everything into build/ (installs missing packages)
+#   make bench      the default benchmark (sync vs async), report in results/
+#   make check      every test: unit, patch style, guest boots; ends "N passed, N failed"
+#   make V=1        show the commands
+.DELETE_ON_ERROR:
+.SUFFIXES:
+.SECONDARY:
+
+BUILD    ?= build
+GUEST    := $(BUILD)/guest
+BIN      := $(BUILD)/bin
+OBJ      := $(BUILD)/obj
+CACHE    ?= $(or $(BOOTPROBE_CACHE),$(XDG_CACHE_HOME),$(HOME)/.cache)/bootprobe
+export BOOTPROBE_CACHE := $(if $(BOOTPROBE_CACHE),$(BOOTPROBE_CACHE),$(CACHE))
+
+CC       ?= gcc
+CFLAGS   ?= -O2 -g
+CFLAGS   += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -MMD -MP
+CPPFLAGS += -Itools/common -I$(OBJ)
+JSON_LIBS := -ljson-c
+
+ifeq ($(V),1)
+Q :=
+msg :=
+else
+Q := @
+msg = @printf '  %-9s %s\n' '$(1)' '$(2)';
+endif
+
+DEPS_STAMP := $(BUILD)/.deps-ok
+
+.PHONY: FORCE all deps kernel guest check check-unit check-patches check-style clean bench help
+all: $(BIN)/bootprobe guest
+
+help:
+	@sed -n '2,7p' Makefile | sed 's/^# \{0,1\}//'
+
+# ---- packages -------------------------------------------------------------
+deps:
+	$(Q)tools/deps.sh
+$(DEPS_STAMP): tools/deps.sh
+	$(Q)tools/deps.sh
+	$(Q)mkdir -p $(@D) && touch $@
+
+# ---- host tools (C) --------------------------------------------------------
+COMMON_SRCS := $(wildcard tools/common/*.c)
+RUNNER_SRCS := $(filter-out tools/bootprobe/main.c,$(wildcard tools/bootprobe/*.c))
+COMMON_OBJS := $(patsubst tools/%.c,$(OBJ)/%.o,$(COMMON_SRCS))
+RUNNER_OBJS := $(patsubst tools/%.c,$(OBJ)/%.o,$(RUNNER_SRCS))
+
+$(OBJ)/%.o: tools/%.c | $(DEPS_STAMP)
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(@D) && $(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BIN)/bootprobe: $(OBJ)/bootprobe/main.o $(RUNNER_OBJS) $(COMMON_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) $^ -o $@ $(JSON_LIBS) -lm
+
+# ---- guest: kernel, test module, initramfs --------------------------------
+# build-kernel.sh hashes its inputs and rebuilds only when they change; it
+# rewrites build-hash only for a new build, so dependents rebuild only then.
+$(GUEST)/build-hash: FORCE | $(DEPS_STAMP)
+	$(Q)tools/build-kernel.sh $(GUEST)
+kernel: $(GUEST)/build-hash
+FORCE:
+
+SLOWPROBE_DIR := $(GUEST)/slowprobe
+$(SLOWPROBE_DIR)/slowprobe.ko: kernel-patches/slowprobe/slowprobe.c kernel-patches/slowprobe/Kbuild $(GUEST)/build-hash
+	$(call msg,MODULE,$@)
+	$(Q)mkdir -p $(@D) && cp kernel-patches/slowprobe/slowprobe.c kernel-patches/slowprobe/Kbuild $(@D)/
+	$(Q)$(MAKE) -s -C $$(cat $(GUEST)/kernel-dir)/obj ARCH=x86_64 M=$(abspath $(@D)) modules
+
+GUEST_EXTRAS := $(SLOWPROBE_DIR)/slowprobe.ko
+
+$(GUEST)/initramfs.cpio.gz: tools/mkinitramfs.sh tools/guest/init $(GUEST)/build-hash $(GUEST_EXTRAS)
+	$(Q)tools/mkinitramfs.sh $(GUEST) $@ $(GUEST_EXTRAS)
+
+guest: $(GUEST)/initramfs.cpio.gz
+
+# ---- tests -----------------------------------------------------------------
+TEST_SRCS := $(wildcard tests/unit/*.c)
+TEST_BINS := $(patsubst tests/unit/%.c,$(BIN)/tests/%,$(TEST_SRCS))
+
+$(OBJ)/tests/%.o: tests/unit/%.c | $(DEPS_STAMP)
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(@D) && $(CC) $(CPPFLAGS) -Itools/bootprobe $(CFLAGS) -c $< -o $@
+
+$(BIN)/tests/%: $(OBJ)/tests/%.o $(RUNNER_OBJS) $(COMMON_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) $^ -o $@ $(JSON_LIBS) -lm
+
+check: all $(TEST_BINS)
+	$(Q)tests/run.sh
+
+check-unit: $(TEST_BINS)
+	$(Q)tests/run.sh unit
+
+check-style: $(DEPS_STAMP)
+	$(Q)tests/run.sh style
+
+# Each patch of the series must build on its own.
+check-patches: $(GUEST)/build-hash
+	$(Q)tools/check-patches.sh
+
+# ---- benchmark ---------------------------------------------------------------
+bench: all
+	$(Q)bench/run-default.sh
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
