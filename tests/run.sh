@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Run bootprobe's tests and count them.
+#
+# usage: tests/run.sh [STAGE...]   stages: unit style host guest (default: all)
+#
+# Every test program prints one line per check: "ok - ...", "not ok - ..."
+# or "ok - ... # SKIP reason".  A program that exits non-zero without a
+# "not ok" line counts as one failure.  The last line is the summary.
+set -u
+cd "$(dirname "$0")/.."
+
+passed=0 failed=0 skipped=0
+declare -a failures=() timings=()
+
+run_program() {
+	local prog=$1 out rc np nf ns
+	out=$(mktemp)
+	echo "# ---- $prog"
+	"$prog" 2>&1 | tee "$out"
+	rc=${PIPESTATUS[0]}
+	np=$(grep -c '^ok - ' "$out" | head -1)
+	ns=$(grep -c '^ok - .*# SKIP' "$out" | head -1)
+	nf=$(grep -c '^not ok - ' "$out" | head -1)
+	np=$((np - ns))
+	if [ "$rc" -ne 0 ] && [ "$nf" -eq 0 ]; then
+		echo "not ok - $prog exited $rc"
+		nf=1
+	fi
+	while IFS= read -r line; do failures+=("$prog: ${line#not ok - }"); done \
+		< <(grep '^not ok - ' "$out")
+	[ "$rc" -ne 0 ] && [ "$(grep -c '^not ok - ' "$out")" -eq 0 ] && failures+=("$prog exited $rc")
+	passed=$((passed + np)) failed=$((failed + nf)) skipped=$((skipped + ns))
+	rm -f "$out"
+}
+
+run_stage() {
+	local stage=$1 start=$SECONDS prog
+	shift
+	echo "# ==== stage $stage"
+	for prog in "$@"; do
+		[ -x "$prog" ] || continue
+		run_program "$prog"
+	done
+	timings+=("$stage $((SECONDS - start)) s")
+}
+
+stages=("$@")
+[ ${#stages[@]} -eq 0 ] && stages=(unit style host guest)
+for stage in "${stages[@]}"; do
+	case "$stage" in
+	unit) run_stage unit build/bin/tests/test_* ;;
+	style) run_stage style tests/style.sh ;;
+	host) run_stage host tests/host/*.sh ;;
+	guest) run_stage guest tests/guest/*.sh ;;
+	*) echo "tests/run.sh: unknown stage '$stage' (unit, style, host, guest)" >&2; exit 2 ;;
+	esac
+done
+
+echo "# ==== time per stage: ${timings[*]/%/;}"
+if [ ${#failures[@]} -gt 0 ]; then
+	echo "# failures:"
+	printf '#   %s\n' "${failures[@]}"
+fi
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/* `bootprobe run` pieces: argument parsing, the QEMU command line, result files. */
+#include "check.h"
+#include "qemu.h"
+#include "runner.h"
+#include "util.h"
+
+#include <json-c/json.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static char tmpdir[] = "/tmp/bootprobe-test-runner.XXXXXX";
+static char *kernel, *initrd;
+
+/* Parse a NULL-terminated list after "run"; the error text or NULL. */
+static const char *parse(struct run_opts *o, const char *first, ...)
+{
+	static char err[512];
+	char *argv[32] = { "run" };
+	int argc = 1, rc;
+	va_list ap;
+
+	va_start(ap, first);
+	for (const char *a = first; a && argc < 31; a = va_arg(ap, const char *))
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	argv[argc] = NULL;
+	rc = run_opts__parse(o, argc, argv, err, sizeof(err));
+	return rc < 0 ? err : NULL;
+}
+
+static void arguments(void)
+{
+	static const struct {
+		const char *opt, *val, *want;
+	} bad[] = {
+		{ "--boots", "0", "--boots '0'" },
+		{ "--jobs", "many", "--jobs 'many'" },
+		{ "--timeout", "-5", "--timeout '-5'" },
+		{ "--devices", "99", "--devices '99'" },
+		{ "--accel", "hvf", "--accel 'hvf'" },
+		{ "--run-id", "../up", "--run-id '../up'" },
+		{ "--mode", "nope", "mode 'nope'" },
+		{ "--kernel", "/nonexistent", "--kernel /nonexistent: no such file" },
+		{ "--scenario", "/nonexistent.conf", "/nonexistent.conf: No such file" },
+	};
+	struct run_opts o;
+	const char *err;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err = parse(&o, "--kernel", kernel, "--initrd", initrd, bad[i].opt, bad[i].val, NULL);
+		CHECK(err && strstr(err, bad[i].want), "bad %s %s gives a one-line error", bad[i].opt, bad[i].val);
+		if (err && !strstr(err, bad[i].want))
+			printf("#   got: %s\n", err);
+		run_opts__free(&o);
+	}
+	err = parse(&o, "--kernel", kernel, "--initrd", initrd, "extra", NULL);
+	CHECK(err && strstr(err, "unexpected argument 'extra'"), "a stray argument is refused");
+	run_opts__free(&o);
+	err = parse(&o, "--kernel", kernel, "--initrd", initrd, "--frobnicate", NULL);
+	CHECK(err && strstr(err, "unknown option '--frobnicate'"), "an unknown option is named");
+	run_opts__free(&o);
+	err = parse(&o, "--kernel", kernel, "--initrd", initrd, "--boots", NULL);
+	CHECK(err && strstr(err, "needs a value"), "an option without its value is refused");
+	run_opts__free(&o);
+
+	err = parse(&o, "--kernel", kernel, "--initrd", initrd, NULL);
+	CHECK(!err && o.sc.nr_modes == 2 && !strcmp(o.sc.modes[0].name, "sync") &&
+	      !strcmp(o.sc.modes[1].name, "async") && o.boots == 1 && o.jobs == 1 &&
+	      o.timeout_s == 300 && !strcmp(o.accel, "auto"),
+	      "defaults: modes sync+async, 1 boot, 1 job, 300 s, accel auto");
+	run_opts__free(&o);
+	err = parse(&o, "--kernel", kernel, "--initrd", initrd, "-n", "4", "-j", "2", "-t", "2.5",
+		    "-d", "23", "-m", "x:a=1", "--append", "b=2", "-a", "tcg", NULL);
+	CHECK(!err && o.boots == 4 && o.jobs == 2 && o.timeout_s == 2.5 && o.sc.devices == 23 &&
+	      o.sc.nr_modes == 1 && !strcmp(o.sc.cmdline, "b=2") && !strcmp(o.accel, "tcg"),
+	      "options are all taken");
+	run_opts__free(&o);
+}
+
+static void command_line(void)
+{
+	struct qemu_config cfg = {
+		.qemu = "qemu-system-x86_64", .kernel = "k", .initrd = "i", .accel = "tcg",
+		.memory_mb = 512, .devices = 3, .kernel_args = "driver_async_probe=*",
+		.console_path = "/r/console.log", .events_path = "/r/events.jsonl",
+	};
+	struct strv argv = { 0 };
+	char *line;
+	int edu = 0;
+
+	qemu__build_argv(&cfg, &argv);
+	line = strv__join_quoted(&argv);
+	for (size_t i = 0; i < argv.n; i++)
+		edu += !strcmp(argv.v[i], "edu");
+	CHECK(edu == 3, "one -device edu per slowprobe device");
+	CHECK(strstr(line, "-accel tcg,thread=multi") != NULL, "TCG runs multi-threaded");
+	CHECK(strstr(line, "-append 'console=ttyS0 panic=-1 printk.devkmsg=on driver_async_probe=*'") != NULL,
+	      "the kernel command line carries the mode's arguments, quoted for a shell");
+	CHECK(strstr(line, "name=org.bootprobe.events") && strstr(line, "path=/r/events.jsonl"),
+	      "events go to their own virtio-serial port and file");
+	CHECK(strstr(line, "-no-reboot") != NULL, "the guest's reboot ends QEMU");
+	free(line);
+	strv__free(&argv);
+}
+
+static struct json_object *load_json(const char *path)
+{
+	struct json_object *o = json_object_from_file(path);
+
+	if (!o)
+		printf("# %s: %s\n", path, json_util_get_last_err());
+	return o;
+}
+
+static const char *jstr(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) ? json_object_get_string(v) : NULL;
+}
+
+static void result_files(void)
+{
+	struct run_opts o;
+	struct run run = { 0 };
+	struct json_object *boot, *man, *boots;
+	char *path;
+
+	parse(&o, "--kernel", kernel, "--initrd", initrd, "-n", "2", NULL);
+	run__plan(&run, &o);
+	CHECK(run.nr_boots == 4 && !strcmp(run.boots[0].name, "sync-001") &&
+	      !strcmp(run.boots[1].name, "async-001") && !strcmp(run.boots[3].name, "async-002"),
+	      "boots are planned with modes interleaved");
+	run.id = xstrdup("unit");
+	run.dir = xasprintf("%s/unit", tmpdir);
+	run.accel = "tcg";
+	run.boots[1].dir = xasprintf("%s/boots/async-001", run.dir);
+	mkdir_p(run.boots[1].dir);
+	run.boots[1].finished = true;
+	run.boots[1].outcome = OUTCOME_TIMEOUT;
+	run.boots[1].wall_s = 12.0004;
+	run.boots[1].qe.timed_out = true;
+	run.boots[1].qe.status = 9;
+	run.nr_finished = 1;
+	CHECK(!results__write_boot(&run, &run.boots[1], "qemu -x", "driver_async_probe=*"),
+	      "boot.json is written");
+	CHECK(!results__write_manifest(&run), "manifest.json is written");
+
+	path = xasprintf("%s/boot.json", run.boots[1].dir);
+	boot = load_json(path);
+	free(path);
+	CHECK_STR(boot ? jstr(boot, "outcome") : NULL, "timeout", "boot.json holds the outcome");
+	CHECK_STR(boot ? jstr(boot, "qemu_cmdline") : NULL, "qemu -x", "boot.json holds the QEMU command line");
+	CHECK_STR(boot ? jstr(boot, "wall_s") : NULL, "12.000", "wall time is kept to the millisecond");
+	path = xasprintf("%s/manifest.json", run.dir);
+	man = load_json(path);
+	free(path);
+	CHECK(man && json_object_object_get_ex(man, "boots", &boots) &&
+	      json_object_array_length(boots) == 1,
+	      "the manifest lists finished boots only");
+	CHECK_STR(man ? jstr(man, "run_id") : NULL, "unit", "the manifest names the run");
+	json_object_put(boot);
+	json_object_put(man);
+	run__free(&run);
+	run_opts__free(&o);
+}
+
+int main(void)
+{
+	if (!mkdtemp(tmpdir)) {
+		printf("not ok - mkdtemp\n");
+		return 1;
+	}
+	kernel = xasprintf("%s/bzImage", tmpdir);
+	initrd = xasprintf("%s/initrd", tmpdir);
+	write_file_atomic(kernel, "k", 1);
+	write_file_atomic(initrd, "i", 1);
+	arguments();
+	command_line();
+	result_files();
+	{
+		char *cmd = xasprintf("rm -rf '%s'", tmpdir);
+
+		if (system(cmd))
+			printf("# could not remove %s\n", tmpdir);
+		free(cmd);
+	}
+	CHECK_DONE();
+}

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Arguments of `bootprobe run`. */
+#define _GNU_SOURCE
+#include "runner.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_TIMEOUT_S 300.0
+
+void run__usage(FILE *out)
+{
+	fputs(
+"Usage: bootprobe run [OPTIONS]\n"
+"\n"
+"Boot the guest N times per mode; keep every boot's console, events,\n"
+"QEMU command line, exit status, wall time and outcome in\n"
+"RESULTS/RUN-ID/boots/MODE-NNN/, and the run in RESULTS/RUN-ID/manifest.json.\n"
+"\n"
+"  -s, --scenario FILE   modes and settings from a scenario file (bench/scenarios/)\n"
+"  -m, --mode SPEC       add a mode: sync, async (driver_async_probe=*),\n"
+"                        async-module (module.async_probe=1), or NAME:KERNEL-ARGS;\n"
+"                        repeatable (default: sync and async)\n"
+"  -n, --boots N         boots per mode (default: the scenario's, else 1)\n"
+"  -j, --jobs J          boots at once (default 1)\n"
+"  -t, --timeout SEC     hard timeout per boot; QEMU is killed then\n"
+"                        (default: the scenario's, else 300)\n"
+"  -d, --devices N       QEMU edu devices for slowprobe, 0..24 (default: scenario's, else 0)\n"
+"      --append ARGS     extra kernel arguments for every mode\n"
+"  -a, --accel A         auto, kvm or tcg (default auto: KVM only if a KVM guest\n"
+"                        really boots here, else TCG with a warning)\n"
+"  -o, --results DIR     results root (default results)\n"
+"      --run-id ID       run folder name (default DATE-TIME-SCENARIO); never reused\n"
+"      --kernel FILE     guest kernel (default build/guest/bzImage)\n"
+"      --initrd FILE     guest initramfs (default build/guest/initramfs.cpio.gz)\n"
+"      --qemu PATH       QEMU binary (default qemu-system-x86_64)\n"
+"      --memory MB       guest memory (default 512)\n"
+"  -q, --quiet           no progress line\n"
+"  -h, --help            this text\n"
+"\n"
+"Outcomes: ok, timeout, panic, qemu-error (and interrupted on Ctrl-C).\n"
+"Exit status: 0 all boots ok, 1 some boot not ok, 2 bad arguments, 130 interrupted.\n"
+"\n"
+"Examples:\n"
+"  bootprobe run --boots 10 --mode sync --mode async\n"
+"  bootprobe run --scenario bench/scenarios/default.conf --jobs 2\n"
+"  bootprobe run -m 'killable:udev.event_timeout=3 slowprobe.probe_ms=4000' -d 1\n"
+"  bootprobe run -m 'test:bootprobe.modprobe=test_async_driver_probe' -t 120\n",
+		out);
+}
+
+static int fail(char *err, int errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+enum {
+	OPT_APPEND = 256, OPT_RUN_ID, OPT_KERNEL, OPT_INITRD, OPT_QEMU, OPT_MEMORY,
+};
+
+static const struct option long_opts[] = {
+	{ "scenario", required_argument, NULL, 's' },
+	{ "mode", required_argument, NULL, 'm' },
+	{ "boots", required_argument, NULL, 'n' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "timeout", required_argument, NULL, 't' },
+	{ "devices", required_argument, NULL, 'd' },
+	{ "append", required_argument, NULL, OPT_APPEND },
+	{ "accel", required_argument, NULL, 'a' },
+	{ "results", required_argument, NULL, 'o' },
+	{ "run-id", required_argument, NULL, OPT_RUN_ID },
+	{ "kernel", required_argument, NULL, OPT_KERNEL },
+	{ "initrd", required_argument, NULL, OPT_INITRD },
+	{ "qemu", required_argument, NULL, OPT_QEMU },
+	{ "memory", required_argument, NULL, OPT_MEMORY },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
+struct raw_opts {
+	const char *scenario;
+	const char *modes[MAX_MODES + 1];
+	int nr_modes;
+	long boots, devices;
+	double timeout_s;
+	const char *append;
+};
+
+static int parse_one(struct run_opts *o, struct raw_opts *r, int c, const char *arg,
+		     char *err, int errlen)
+{
+	switch (c) {
+	case 's':
+		r->scenario = arg;
+		break;
+	case 'm':
+		if (r->nr_modes == MAX_MODES)
+			return fail(err, errlen, "--mode: at most %d modes", MAX_MODES);
+		r->modes[r->nr_modes++] = arg;
+		break;
+	case 'n':
+		if (!parse_long(arg, 1, 100000, &r->boots))
+			return fail(err, errlen, "--boots '%s': want a whole number 1..100000", arg);
+		break;
+	case 'j':
+		if (!parse_long(arg, 1, 64, &o->jobs))
+			return fail(err, errlen, "--jobs '%s': want a whole number 1..64", arg);
+		break;
+	case 't':
+		if (!parse_seconds(arg, &r->timeout_s))
+			return fail(err, errlen, "--timeout '%s': want seconds > 0", arg);
+		break;
+	case 'd':
+		if (!parse_long(arg, 0, 24, &r->devices))
+			return fail(err, errlen, "--devices '%s': want 0..24", arg);
+		break;
+	case OPT_APPEND:
+		r->append = arg;
+		break;
+	case 'a':
+		if (strcmp(arg, "auto") && strcmp(arg, "kvm") && strcmp(arg, "tcg"))
+			return fail(err, errlen, "--accel '%s': want auto, kvm or tcg", arg);
+		o->accel = arg;
+		break;
+	case 'o':
+		o->results = arg;
+		break;
+	case OPT_RUN_ID:
+		if (!name_is_valid(arg))
+			return fail(err, errlen, "--run-id '%s': use letters, digits, '_', '.', '-'", arg);
+		o->run_id = arg;
+		break;
+	case OPT_KERNEL:
+		o->kernel = arg;
+		break;
+	case OPT_INITRD:
+		o->initrd = arg;
+		break;
+	case OPT_QEMU:
+		o->qemu = arg;
+		break;
+	case OPT_MEMORY:
+		if (!parse_long(arg, 64, 65536, &o->memory_mb))
+			return fail(err, errlen, "--memory '%s': want MB 64..65536", arg);
+		break;
+	case 'q':
+		o->quiet = true;
+		break;
+	default:
+		return fail(err, errlen, "unknown option (see bootprobe run --help)");
+	}
+	return 0;
+}
+
+/* Options override the scenario; the scenario overrides the defaults. */
+static int apply(struct run_opts *o, const struct raw_opts *r, char *err, int errlen)
+{
+	struct scenario *sc = &o->sc;
+
+	if (r->scenario && scenario__load(sc, r->scenario, err, errlen))
+		return -1;
+	for (int i = 0; i < r->nr_modes; i++)
+		if (scenario__add_mode_spec(sc, r->modes[i], err, errlen))
+			return -1;
+	if (!sc->nr_modes && (scenario__add_mode_spec(sc, "sync", err, errlen) ||
+			      scenario__add_mode_spec(sc, "async", err, errlen)))
+		return -1;
+	if (r->append) {
+		char *joined = *sc->cmdline ? xasprintf("%s %s", sc->cmdline, r->append)
+					    : xstrdup(r->append);
+
+		free(sc->cmdline);
+		sc->cmdline = joined;
+	}
+	if (r->devices >= 0)
+		sc->devices = r->devices;
+	o->boots = r->boots ? r->boots : sc->boots ? sc->boots : 1;
+	o->timeout_s = r->timeout_s > 0 ? r->timeout_s : sc->timeout_s > 0 ? sc->timeout_s
+									   : DEFAULT_TIMEOUT_S;
+	if (!path_exists(o->kernel))
+		return fail(err, errlen, "--kernel %s: no such file (run make)", o->kernel);
+	if (!path_exists(o->initrd))
+		return fail(err, errlen, "--initrd %s: no such file (run make)", o->initrd);
+	if (strchr(o->qemu, '\''))
+		return fail(err, errlen, "--qemu '%s': quote characters are not supported", o->qemu);
+	return 0;
+}
+
+int run_opts__parse(struct run_opts *o, int argc, char **argv, char *err, int errlen)
+{
+	struct raw_opts r = { .devices = -1 };
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	scenario__init(&o->sc);
+	o->jobs = 1;
+	o->memory_mb = 512;
+	o->accel = "auto";
+	o->results = "results";
+	o->kernel = "build/guest/bzImage";
+	o->initrd = "build/guest/initramfs.cpio.gz";
+	o->qemu = "qemu-system-x86_64";
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":s:m:n:j:t:d:a:o:qh", long_opts, NULL)) != -1) {
+		if (c == 'h')
+			return 1;
+		if (c == '?')
+			return fail(err, errlen, "unknown option '%s' (see bootprobe run --help)",
+				    argv[optind - 1]);
+		if (c == ':')
+			return fail(err, errlen, "option '%s' needs a value", argv[optind - 1]);
+		if (parse_one(o, &r, c, optarg, err, errlen))
+			return -1;
+	}
+	if (optind < argc)
+		return fail(err, errlen, "unexpected argument '%s' (see bootprobe run --help)",
+			    argv[optind]);
+	return apply(o, &r, err, errlen);
+}
+
+void run_opts__free(struct run_opts *o)
+{
+	scenario__free(&o->sc);
+}

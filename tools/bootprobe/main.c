@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/* bootprobe: measure boot-time driver probe latency, diagnose killed probes. */
+#include "runner.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void usage(FILE *out)
+{
+	fputs(
+"Usage: bootprobe COMMAND [OPTIONS]\n"
+"\n"
+"Commands:\n"
+"  run       boot the guest N times per mode and keep every boot's evidence\n"
+"\n"
+"Run 'bootprobe COMMAND --help' for a command's options and examples.\n"
+"\n"
+"Examples:\n"
+"  bootprobe run --boots 10 --mode sync --mode async\n"
+"  bootprobe run --scenario bench/scenarios/default.conf\n",
+		out);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	struct run_opts opts;
+	struct run run = { 0 };
+	char err[512];
+	int rc, bad = 0;
+
+	rc = run_opts__parse(&opts, argc, argv, err, sizeof(err));
+	if (rc) {
+		if (rc > 0)
+			run__usage(stdout);
+		else
+			fprintf(stderr, "bootprobe run: %s\n", err);
+		run_opts__free(&opts);
+		return rc > 0 ? 0 : 2;
+	}
+	run__plan(&run, &opts);
+	rc = run__execute(&run);
+	for (int i = 0; i < run.nr_boots; i++)
+		bad += run.boots[i].finished && run.boots[i].outcome != OUTCOME_OK;
+	if (run.interrupted)
+		rc = 130;
+	else if (rc)
+		rc = 1;
+	else
+		rc = bad ? 1 : 0;
+	run__free(&run);
+	run_opts__free(&opts);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(argc - 1, argv + 1);
+	fprintf(stderr, "bootprobe: unknown command '%s' (see bootprobe --help)\n", argv[1]);
+	return 2;
+}

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "qemu.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+void qemu__build_argv(const struct qemu_config *cfg, struct strv *argv)
+{
+	strv__push(argv, cfg->qemu);
+	strv__push(argv, "-M");
+	strv__push(argv, "pc");
+	strv__push(argv, "-accel");
+	if (!strcmp(cfg->accel, "kvm"))
+		strv__push(argv, "kvm");
+	else
+		strv__push(argv, "tcg,thread=multi");
+	strv__pushf(argv, "-m");
+	strv__pushf(argv, "%ld", cfg->memory_mb);
+	strv__push(argv, "-smp");
+	strv__push(argv, "1");
+	strv__push(argv, "-nodefaults");
+	strv__push(argv, "-no-user-config");
+	strv__push(argv, "-display");
+	strv__push(argv, "none");
+	/* reboot -f (or a panic with panic=-1) ends QEMU instead of rebooting. */
+	strv__push(argv, "-no-reboot");
+	strv__push(argv, "-kernel");
+	strv__push(argv, cfg->kernel);
+	strv__push(argv, "-initrd");
+	strv__push(argv, cfg->initrd);
+	strv__push(argv, "-append");
+	if (cfg->kernel_args && *cfg->kernel_args)
+		strv__pushf(argv, "%s %s", KERNEL_BASE_ARGS, cfg->kernel_args);
+	else
+		strv__push(argv, KERNEL_BASE_ARGS);
+	strv__push(argv, "-chardev");
+	strv__pushf(argv, "file,id=console,path=%s", cfg->console_path);
+	strv__push(argv, "-serial");
+	strv__push(argv, "chardev:console");
+	/* Events travel on their own port, never mixed into the console. */
+	strv__push(argv, "-device");
+	strv__push(argv, "virtio-serial-pci,id=vser");
+	strv__push(argv, "-chardev");
+	strv__pushf(argv, "file,id=events,path=%s", cfg->events_path);
+	strv__push(argv, "-device");
+	strv__push(argv, "virtserialport,bus=vser.0,chardev=events,name=org.bootprobe.events");
+	for (long i = 0; i < cfg->devices; i++) {
+		strv__push(argv, "-device");
+		strv__push(argv, "edu");
+	}
+}
+
+pid_t qemu__spawn(const struct strv *argv, const char *log_path)
+{
+	pid_t parent = getpid(), pid;
+	int fd, null;
+
+	fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	if (pid == 0) {
+		sigset_t none;
+
+		/* No QEMU outlives the runner, even one killed with SIGKILL. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		/* Own process group: a terminal's Ctrl-C reaches only the runner. */
+		setpgid(0, 0);
+		null = open("/dev/null", O_RDONLY);
+		dup2(null, STDIN_FILENO);
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		execvp(argv->v[0], argv->v);
+		fprintf(stderr, "bootprobe: exec %s: %s\n", argv->v[0], strerror(errno));
+		_exit(127);
+	}
+	close(fd);
+	return pid;
+}
+
+char *qemu__version(const char *qemu)
+{
+	char *cmd = xasprintf("'%s' --version 2>/dev/null", qemu);
+	char line[256] = "";
+	FILE *p = popen(cmd, "r");
+
+	free(cmd);
+	if (!p)
+		return NULL;
+	if (!fgets(line, sizeof(line), p))
+		line[0] = '\0';
+	pclose(p);
+	line[strcspn(line, "\n")] = '\0';
+	return line[0] ? xstrdup(line) : NULL;
+}

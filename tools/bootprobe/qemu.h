@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The QEMU command line of a boot, and starting it. */
+#ifndef BOOTPROBE_QEMU_H
+#define BOOTPROBE_QEMU_H
+
+#include <sys/types.h>
+
+#include "util.h"
+
+/*
+ * Arguments every boot's kernel gets, before the mode's own: the serial
+ * console, a panic ends QEMU (with -no-reboot), and user space's log lines
+ * (/init's, systemd-udevd's) reach the console unthrottled.
+ */
+#define KERNEL_BASE_ARGS "console=ttyS0 panic=-1 printk.devkmsg=on"
+
+struct qemu_config {
+	const char *qemu;		/* binary, e.g. qemu-system-x86_64 */
+	const char *kernel;		/* bzImage */
+	const char *initrd;
+	const char *accel;		/* "tcg" or "kvm" */
+	long memory_mb;
+	long devices;			/* edu devices for slowprobe */
+	const char *kernel_args;	/* the mode's arguments */
+	const char *console_path;	/* serial console goes here */
+	const char *events_path;	/* the virtio-serial event port goes here */
+};
+
+/* The full argv (argv[0] = qemu binary) of one boot. */
+void qemu__build_argv(const struct qemu_config *cfg, struct strv *argv);
+
+/*
+ * Start QEMU with stdin from /dev/null and stdout+stderr into @log_path.
+ * The child dies with the runner (PR_SET_PDEATHSIG).  pid or -errno.
+ */
+pid_t qemu__spawn(const struct strv *argv, const char *log_path);
+
+/* First line of `qemu --version`, or NULL; caller frees. */
+char *qemu__version(const char *qemu);
+
+#endif

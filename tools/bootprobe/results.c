@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A results folder:
+ *   results/<run-id>/manifest.json          the run, rewritten after each boot
+ *   results/<run-id>/boots/<mode>-<NNN>/    one boot:
+ *       qemu-cmdline.txt  the exact QEMU command line (shell-quoted)
+ *       console.log       the serial console
+ *       events.jsonl      the event port (virtio-serial)
+ *       qemu.log          QEMU's own stdout and stderr
+ *       boot.json         mode, outcome, exit status, wall time
+ */
+#define _GNU_SOURCE
+#include "runner.h"
+#include "util.h"
+
+#include <json-c/json.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/sysinfo.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+static int write_json(const char *path, struct json_object *obj)
+{
+	const char *text = json_object_to_json_string_ext(obj,
+		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+	char *withnl = xasprintf("%s\n", text);
+	int err = write_file_atomic(path, withnl, strlen(withnl));
+
+	free(withnl);
+	return err;
+}
+
+/* Seconds with millisecond precision, printed as such ("17.018"). */
+static struct json_object *json_seconds(double s)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%.3f", s);
+	return json_object_new_double_s(s, buf);
+}
+
+static void add_str(struct json_object *o, const char *key, const char *val)
+{
+	json_object_object_add(o, key, val ? json_object_new_string(val) : NULL);
+}
+
+static struct json_object *qemu_exit__json(const struct qemu_exit *qe)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "exited", json_object_new_boolean(qe->exited));
+	if (qe->exited)
+		json_object_object_add(o, "code", json_object_new_int(qe->status));
+	else
+		json_object_object_add(o, "signal", json_object_new_int(qe->status));
+	json_object_object_add(o, "killed_at_timeout", json_object_new_boolean(qe->timed_out));
+	json_object_object_add(o, "killed_by_interrupt", json_object_new_boolean(qe->interrupted));
+	return o;
+}
+
+int results__write_boot(const struct run *run, const struct boot *b,
+			const char *qemu_cmdline, const char *kernel_args)
+{
+	const struct mode *m = &run->opts->sc.modes[b->mode];
+	struct json_object *o = json_object_new_object();
+	char *path;
+	int err;
+
+	add_str(o, "boot", b->name);
+	add_str(o, "mode", m->name);
+	json_object_object_add(o, "index", json_object_new_int(b->index));
+	add_str(o, "outcome", outcome__name(b->outcome));
+	json_object_object_add(o, "qemu_exit", qemu_exit__json(&b->qe));
+	json_object_object_add(o, "wall_s", json_seconds(b->wall_s));
+	add_str(o, "started_at", b->started_at);
+	add_str(o, "accel", run->accel);
+	add_str(o, "kernel_cmdline", kernel_args);
+	add_str(o, "qemu_cmdline", qemu_cmdline);
+	json_object_object_add(o, "devices",
+			       json_object_new_int(mode__devices(&run->opts->sc, m)));
+	path = xasprintf("%s/boot.json", b->dir);
+	err = write_json(path, o);
+	free(path);
+	json_object_put(o);
+	return err;
+}
+
+static struct json_object *host__json(void)
+{
+	struct json_object *o = json_object_new_object();
+	struct utsname u;
+	struct sysinfo si;
+
+	if (!uname(&u)) {
+		add_str(o, "hostname", u.nodename);
+		add_str(o, "kernel", u.release);
+		add_str(o, "machine", u.machine);
+	}
+	json_object_object_add(o, "cpus", json_object_new_int(sysconf(_SC_NPROCESSORS_ONLN)));
+	if (!sysinfo(&si))
+		json_object_object_add(o, "memory_mb",
+			json_object_new_int64((int64_t)si.totalram * si.mem_unit >> 20));
+	return o;
+}
+
+static struct json_object *modes__json(const struct run *run)
+{
+	const struct scenario *sc = &run->opts->sc;
+	struct json_object *arr = json_object_new_array();
+
+	for (int i = 0; i < sc->nr_modes; i++) {
+		const struct mode *m = &sc->modes[i];
+		struct json_object *o = json_object_new_object();
+		char *args = mode__kernel_args(sc, m);
+
+		add_str(o, "name", m->name);
+		add_str(o, "kernel_args", args);
+		if (m->event_timeout)
+			json_object_object_add(o, "udev_event_timeout_s",
+					       json_object_new_int(m->event_timeout));
+		add_str(o, "udev_timeout_signal", m->timeout_signal);
+		add_str(o, "kill_policy", m->kill_policy);
+		json_object_object_add(o, "devices", json_object_new_int(mode__devices(sc, m)));
+		json_object_array_add(arr, o);
+		free(args);
+	}
+	return arr;
+}
+
+static struct json_object *boots__json(const struct run *run)
+{
+	struct json_object *arr = json_object_new_array();
+
+	for (int i = 0; i < run->nr_boots; i++) {
+		const struct boot *b = &run->boots[i];
+		struct json_object *o;
+
+		if (!b->finished)
+			continue;
+		o = json_object_new_object();
+		add_str(o, "boot", b->name);
+		add_str(o, "mode", run->opts->sc.modes[b->mode].name);
+		{
+			char *rel = xasprintf("boots/%s", b->name);
+
+			add_str(o, "dir", rel);
+			free(rel);
+		}
+		add_str(o, "outcome", outcome__name(b->outcome));
+		json_object_object_add(o, "wall_s", json_seconds(b->wall_s));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+int results__write_manifest(const struct run *run)
+{
+	const struct run_opts *opts = run->opts;
+	struct json_object *o = json_object_new_object();
+	struct json_object *acc = json_object_new_object();
+	char *path;
+	int err;
+
+	json_object_object_add(o, "schema", json_object_new_int(1));
+	add_str(o, "run_id", run->id);
+	add_str(o, "scenario", opts->sc.name);
+	add_str(o, "scenario_file", opts->sc.path);
+	json_object_object_add(o, "host", host__json());
+	add_str(o, "qemu_version", run->qemu_version);
+	add_str(acc, "requested", opts->accel);
+	add_str(acc, "used", run->accel);
+	add_str(acc, "reason", run->accel_reason);
+	json_object_object_add(o, "accel", acc);
+	add_str(o, "kernel", opts->kernel);
+	add_str(o, "initrd", opts->initrd);
+	add_str(o, "kernel_build_hash", run->build_hash);
+	json_object_object_add(o, "boots_per_mode", json_object_new_int(opts->boots));
+	json_object_object_add(o, "jobs", json_object_new_int(opts->jobs));
+	json_object_object_add(o, "timeout_s", json_seconds(opts->timeout_s));
+	json_object_object_add(o, "modes", modes__json(run));
+	json_object_object_add(o, "boots_planned", json_object_new_int(run->nr_boots));
+	json_object_object_add(o, "boots", boots__json(run));
+	add_str(o, "started_at", run->started_at);
+	add_str(o, "ended_at", run->ended_at[0] ? run->ended_at : NULL);
+	json_object_object_add(o, "interrupted", json_object_new_boolean(run->interrupted));
+	path = xasprintf("%s/manifest.json", run->dir);
+	err = write_json(path, o);
+	free(path);
+	json_object_put(o);
+	return err;
+}

@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The boot loop.  Up to `jobs` QEMUs run at once; SIGCHLD, SIGINT and SIGTERM
+ * arrive on a signalfd, so the loop sleeps in poll() until a child ends, a
+ * deadline passes or the user stops the run.  A finished boot's files are
+ * complete before the manifest names it, and the manifest is rewritten
+ * after every boot: stopping at any moment loses no finished boot.
+ */
+#define _GNU_SOURCE
+#include "runner.h"
+#include "accel.h"
+#include "qemu.h"
+#include "util.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+void run__plan(struct run *run, const struct run_opts *opts)
+{
+	const struct scenario *sc = &opts->sc;
+	int n = 0;
+
+	run->opts = opts;
+	run->nr_boots = (int)(opts->boots * sc->nr_modes);
+	run->boots = xcalloc(run->nr_boots, sizeof(*run->boots));
+	for (long i = 1; i <= opts->boots; i++) {
+		for (int m = 0; m < sc->nr_modes; m++) {
+			struct boot *b = &run->boots[n++];
+
+			b->mode = m;
+			b->index = (int)i;
+			b->name = xasprintf("%s-%03ld", sc->modes[m].name, i);
+		}
+	}
+}
+
+void run__free(struct run *run)
+{
+	for (int i = 0; i < run->nr_boots; i++) {
+		free(run->boots[i].name);
+		free(run->boots[i].dir);
+	}
+	free(run->boots);
+	free(run->id);
+	free(run->dir);
+	free(run->qemu_version);
+	free(run->build_hash);
+	memset(run, 0, sizeof(*run));
+}
+
+static char *default_run_id(const char *scenario)
+{
+	char stamp[32];
+	time_t t = time(NULL);
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	return xasprintf("%s-%s", stamp, scenario);
+}
+
+/* The kernel's build hash, published next to the bzImage by the build. */
+static char *read_build_hash(const char *kernel)
+{
+	char *dir = xstrdup(kernel), *slash = strrchr(dir, '/'), *path, *hash;
+
+	if (slash)
+		*slash = '\0';
+	path = xasprintf("%s/build-hash", slash ? dir : ".");
+	hash = read_file(path, NULL);
+	free(path);
+	free(dir);
+	if (hash)
+		hash[strcspn(hash, "\n")] = '\0';
+	return hash;
+}
+
+/* Create results/<id>/boots; an existing run folder is never reused. */
+static int run__prepare(struct run *run)
+{
+	const struct run_opts *opts = run->opts;
+	char *boots;
+	int err;
+
+	run->id = opts->run_id ? xstrdup(opts->run_id) : default_run_id(opts->sc.name);
+	run->dir = xasprintf("%s/%s", opts->results, run->id);
+	if (path_exists(run->dir)) {
+		fprintf(stderr, "bootprobe: %s: already exists; results are never overwritten "
+			"(choose another --run-id)\n", run->dir);
+		return -EEXIST;
+	}
+	boots = xasprintf("%s/boots", run->dir);
+	err = mkdir_p(boots);
+	if (err)
+		fprintf(stderr, "bootprobe: %s: %s\n", boots, strerror(-err));
+	free(boots);
+	return err;
+}
+
+static int run__choose_accel(struct run *run)
+{
+	const struct run_opts *opts = run->opts;
+	struct accel_choice ch;
+
+	if (strcmp(opts->accel, "tcg") && !opts->quiet)
+		fprintf(stderr, "bootprobe: checking whether a KVM guest boots here...\n");
+	if (accel__choose(opts->accel, opts->qemu, opts->kernel, opts->initrd, &ch)) {
+		fprintf(stderr, "bootprobe: --accel kvm: %s\n", ch.reason);
+		return -1;
+	}
+	run->accel = ch.accel;
+	snprintf(run->accel_reason, sizeof(run->accel_reason), "%s", ch.reason);
+	if (!strcmp(opts->accel, "auto") && !strcmp(ch.accel, "tcg"))
+		fprintf(stderr, "bootprobe: WARNING: %s; boots are emulated and slower\n",
+			ch.reason);
+	return 0;
+}
+
+static int boot__start(struct run *run, struct boot *b)
+{
+	const struct run_opts *opts = run->opts;
+	const struct mode *m = &opts->sc.modes[b->mode];
+	char *args = mode__kernel_args(&opts->sc, m);
+	struct qemu_config cfg = {
+		.qemu = opts->qemu, .kernel = opts->kernel, .initrd = opts->initrd,
+		.accel = run->accel, .memory_mb = opts->memory_mb,
+		.devices = mode__devices(&opts->sc, m), .kernel_args = args,
+	};
+	struct strv argv = { 0 };
+	char *console, *events, *log, *cmdline, *cmdfile, *text;
+	int err;
+
+	b->dir = xasprintf("%s/boots/%s", run->dir, b->name);
+	err = mkdir_p(b->dir);
+	if (err) {
+		fprintf(stderr, "bootprobe: %s: %s\n", b->dir, strerror(-err));
+		free(args);
+		return err;
+	}
+	console = xasprintf("%s/console.log", b->dir);
+	events = xasprintf("%s/events.jsonl", b->dir);
+	log = xasprintf("%s/qemu.log", b->dir);
+	cfg.console_path = console;
+	cfg.events_path = events;
+	qemu__build_argv(&cfg, &argv);
+	cmdline = strv__join_quoted(&argv);
+	cmdfile = xasprintf("%s/qemu-cmdline.txt", b->dir);
+	text = xasprintf("%s\n", cmdline);
+	err = write_file_atomic(cmdfile, text, strlen(text));
+	if (!err) {
+		now_iso8601(b->started_at, sizeof(b->started_at));
+		b->start_ns = now_mono_ns();
+		b->deadline_ns = b->start_ns + (uint64_t)(opts->timeout_s * 1e9);
+		b->pid = qemu__spawn(&argv, log);
+		if (b->pid < 0) {
+			err = b->pid;
+			b->pid = 0;
+		}
+	}
+	if (err)
+		fprintf(stderr, "bootprobe: boot %s: cannot start QEMU: %s\n", b->name, strerror(-err));
+	b->started = !err;
+	free(text);
+	free(cmdfile);
+	free(cmdline);
+	free(console);
+	free(events);
+	free(log);
+	free(args);
+	strv__free(&argv);
+	return err;
+}
+
+static void progress(struct run *run, const struct boot *last)
+{
+	double elapsed = (now_mono_ns() - run->start_ns) / 1e9;
+	double eta = run->nr_finished ?
+		elapsed / run->nr_finished * (run->nr_boots - run->nr_finished) : 0;
+	bool tty = isatty(STDERR_FILENO);
+
+	if (run->opts->quiet)
+		return;
+	fprintf(stderr, "%sbootprobe: boot %d/%d %s: %s in %.1f s | elapsed %.0f s, ETA %.0f s%s",
+		tty ? "\r\033[K" : "", run->nr_finished, run->nr_boots, last->name,
+		outcome__name(last->outcome), last->wall_s, elapsed, eta,
+		tty && run->nr_finished < run->nr_boots ? "" : "\n");
+}
+
+/* Classify, write the boot's files, then name it in the manifest. */
+static void boot__finish(struct run *run, struct boot *b, int status)
+{
+	const struct run_opts *opts = run->opts;
+	const struct mode *m = &opts->sc.modes[b->mode];
+	char *console_path = xasprintf("%s/console.log", b->dir);
+	char *cmdfile = xasprintf("%s/qemu-cmdline.txt", b->dir);
+	char *console = read_file(console_path, NULL);
+	char *cmdline = read_file(cmdfile, NULL);
+	char *args = mode__kernel_args(&opts->sc, m);
+
+	b->wall_s = (now_mono_ns() - b->start_ns) / 1e9;
+	b->qe.exited = WIFEXITED(status);
+	b->qe.status = WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status);
+	b->outcome = outcome__classify(console, &b->qe);
+	b->pid = 0;
+	b->finished = true;
+	if (cmdline)
+		cmdline[strcspn(cmdline, "\n")] = '\0';
+	if (results__write_boot(run, b, cmdline, args))
+		fprintf(stderr, "bootprobe: boot %s: cannot write boot.json\n", b->name);
+	run->nr_finished++;
+	if (results__write_manifest(run))
+		fprintf(stderr, "bootprobe: %s/manifest.json: cannot write\n", run->dir);
+	progress(run, b);
+	free(args);
+	free(cmdline);
+	free(console);
+	free(cmdfile);
+	free(console_path);
+}
+
+static struct boot *boot_by_pid(struct run *run, pid_t pid)
+{
+	for (int i = 0; i < run->nr_boots; i++)
+		if (run->boots[i].pid == pid)
+			return &run->boots[i];
+	return NULL;
+}
+
+static void reap_children(struct run *run)
+{
+	struct boot *b;
+	int status;
+	pid_t pid;
+
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		b = boot_by_pid(run, pid);
+		if (b)
+			boot__finish(run, b, status);
+	}
+}
+
+static int running_count(const struct run *run)
+{
+	int n = 0;
+
+	for (int i = 0; i < run->nr_boots; i++)
+		n += run->boots[i].pid > 0;
+	return n;
+}
+
+/* Kill every running QEMU whose deadline passed; ms until the next one. */
+static int enforce_deadlines(struct run *run)
+{
+	uint64_t now = now_mono_ns(), next = UINT64_MAX;
+
+	for (int i = 0; i < run->nr_boots; i++) {
+		struct boot *b = &run->boots[i];
+
+		if (b->pid <= 0 || b->qe.timed_out)
+			continue;
+		if (now >= b->deadline_ns) {
+			b->qe.timed_out = true;
+			kill(b->pid, SIGKILL);
+		} else if (b->deadline_ns < next) {
+			next = b->deadline_ns;
+		}
+	}
+	if (next == UINT64_MAX)
+		return 1000;
+	return (int)((next - now) / 1000000 + 1);
+}
+
+static void kill_all(struct run *run)
+{
+	for (int i = 0; i < run->nr_boots; i++) {
+		struct boot *b = &run->boots[i];
+
+		if (b->pid > 0) {
+			b->qe.interrupted = true;
+			kill(b->pid, SIGKILL);
+		}
+	}
+}
+
+static int open_signalfd(sigset_t *old)
+{
+	sigset_t mask;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGCHLD);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &mask, old))
+		return -errno;
+	return signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+
+/* Drain the signalfd; true if the user asked to stop. */
+static bool read_signals(int sfd)
+{
+	struct signalfd_siginfo si;
+	bool stop = false;
+
+	while (read(sfd, &si, sizeof(si)) == sizeof(si))
+		if (si.ssi_signo != SIGCHLD)
+			stop = true;
+	return stop;
+}
+
+static int run__loop(struct run *run, int sfd)
+{
+	int next = 0, err = 0;
+
+	while (run->nr_finished < run->nr_boots) {
+		struct pollfd pfd = { .fd = sfd, .events = POLLIN };
+		int timeout;
+
+		while (!run->interrupted && next < run->nr_boots &&
+		       running_count(run) < run->opts->jobs) {
+			err = boot__start(run, &run->boots[next++]);
+			if (err)
+				break;
+		}
+		if (err) {
+			kill_all(run);
+			run->interrupted = true;
+		}
+		if (run->interrupted && running_count(run) == 0)
+			break;
+		timeout = enforce_deadlines(run);
+		if (poll(&pfd, 1, timeout) < 0 && errno != EINTR)
+			return -errno;
+		if (read_signals(sfd) && !run->interrupted) {
+			fprintf(stderr, "\nbootprobe: interrupted; stopping the running boots\n");
+			run->interrupted = true;
+			kill_all(run);
+		}
+		reap_children(run);
+	}
+	return err;
+}
+
+int run__execute(struct run *run)
+{
+	sigset_t old;
+	int sfd, err;
+
+	now_iso8601(run->started_at, sizeof(run->started_at));
+	run->start_ns = now_mono_ns();
+	run->build_hash = read_build_hash(run->opts->kernel);
+	run->qemu_version = qemu__version(run->opts->qemu);
+	if (!run->qemu_version) {
+		fprintf(stderr, "bootprobe: %s: not found or not runnable (make deps)\n",
+			run->opts->qemu);
+		return -ENOENT;
+	}
+	err = run__prepare(run);
+	if (err)
+		return err;
+	sfd = open_signalfd(&old);
+	if (sfd < 0) {
+		fprintf(stderr, "bootprobe: signalfd: %s\n", strerror(-sfd));
+		return sfd;
+	}
+	err = run__choose_accel(run);
+	if (!err) {
+		run->start_ns = now_mono_ns();	/* ETA counts boots only */
+		if (!run->opts->quiet)
+			fprintf(stderr, "bootprobe: run %s: %d boots (%d modes x %ld), %ld at once, accel %s, results in %s\n",
+				run->id, run->nr_boots, run->opts->sc.nr_modes,
+				run->opts->boots, run->opts->jobs, run->accel, run->dir);
+		err = run__loop(run, sfd);
+	}
+	now_iso8601(run->ended_at, sizeof(run->ended_at));
+	if (results__write_manifest(run))
+		fprintf(stderr, "bootprobe: %s/manifest.json: cannot write\n", run->dir);
+	close(sfd);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return err;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* `bootprobe run`: boot the guest N times per mode and keep every boot. */
+#ifndef BOOTPROBE_RUNNER_H
+#define BOOTPROBE_RUNNER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "outcome.h"
+#include "scenario.h"
+
+struct run_opts {
+	struct scenario sc;
+	long boots;		/* per mode */
+	long jobs;
+	double timeout_s;
+	long memory_mb;
+	const char *accel;	/* auto, kvm, tcg */
+	const char *results;	/* results root */
+	const char *run_id;	/* NULL: generated */
+	const char *kernel;
+	const char *initrd;
+	const char *qemu;
+	bool quiet;
+};
+
+struct boot {
+	int mode;		/* index into sc.modes */
+	int index;		/* 1-based within its mode */
+	char *name;		/* e.g. "async-003" */
+	char *dir;
+	pid_t pid;		/* while running, else 0 */
+	uint64_t start_ns;
+	uint64_t deadline_ns;
+	char started_at[32];
+	double wall_s;
+	struct qemu_exit qe;
+	enum outcome outcome;
+	bool started;
+	bool finished;
+};
+
+struct run {
+	const struct run_opts *opts;
+	char *id;
+	char *dir;
+	char *kernel_args_base;
+	const char *accel;
+	char accel_reason[256];
+	char *qemu_version;
+	char *build_hash;
+	char started_at[32];
+	char ended_at[32];
+	uint64_t start_ns;
+	struct boot *boots;
+	int nr_boots;
+	int nr_finished;
+	bool interrupted;
+};
+
+/* Parse `run` arguments into @opts; -1 with a one-line message in @err. */
+int run_opts__parse(struct run_opts *opts, int argc, char **argv, char *err, int errlen);
+void run_opts__free(struct run_opts *opts);
+void run__usage(FILE *out);
+
+/* Plan the boots: modes interleaved so drift spreads over all of them. */
+void run__plan(struct run *run, const struct run_opts *opts);
+int run__execute(struct run *run);
+void run__free(struct run *run);
+
+/* Files of a finished boot and the run's manifest (results.c). */
+int results__write_boot(const struct run *run, const struct boot *b,
+			const char *qemu_cmdline, const char *kernel_args);
+int results__write_manifest(const struct run *run);
+
+#endif

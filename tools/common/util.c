@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p) {
+		fprintf(stderr, "bootprobe: out of memory (%zu bytes)\n", n);
+		abort();
+	}
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p) {
+		fprintf(stderr, "bootprobe: out of memory (%zu x %zu bytes)\n", n, size);
+		abort();
+	}
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (!p) {
+		fprintf(stderr, "bootprobe: out of memory\n");
+		abort();
+	}
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	va_start(ap, fmt);
+	if (vasprintf(&p, fmt, ap) < 0) {
+		fprintf(stderr, "bootprobe: out of memory\n");
+		abort();
+	}
+	va_end(ap);
+	return p;
+}
+
+void strv__push(struct strv *s, const char *str)
+{
+	if (s->n + 2 > s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 16;
+		s->v = realloc(s->v, s->cap * sizeof(*s->v));
+		if (!s->v)
+			abort();
+	}
+	s->v[s->n++] = xstrdup(str);
+	s->v[s->n] = NULL;
+}
+
+void strv__pushf(struct strv *s, const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	va_start(ap, fmt);
+	if (vasprintf(&p, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	strv__push(s, p);
+	free(p);
+}
+
+void strv__free(struct strv *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Append @arg to @buf, quoted for a POSIX shell only when it needs it. */
+static void append_quoted(char **buf, size_t *len, size_t *cap, const char *arg)
+{
+	static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				   "0123456789-_./=:,+@%";
+	bool plain = *arg != '\0' && strspn(arg, safe) == strlen(arg);
+	size_t need = *len + strlen(arg) * 4 + 4;
+
+	if (need > *cap) {
+		*cap = need * 2;
+		*buf = realloc(*buf, *cap);
+		if (!*buf)
+			abort();
+	}
+	if (plain) {
+		*len += sprintf(*buf + *len, "%s", arg);
+		return;
+	}
+	(*buf)[(*len)++] = '\'';
+	for (const char *c = arg; *c; c++) {
+		if (*c == '\'')
+			*len += sprintf(*buf + *len, "'\\''");
+		else
+			(*buf)[(*len)++] = *c;
+	}
+	(*buf)[(*len)++] = '\'';
+	(*buf)[*len] = '\0';
+}
+
+char *strv__join_quoted(const struct strv *s)
+{
+	size_t len = 0, cap = 64;
+	char *buf = xmalloc(cap);
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < s->n; i++) {
+		append_quoted(&buf, &len, &cap, s->v[i]);
+		if (i + 1 < s->n) {
+			buf[len++] = ' ';
+			buf[len] = '\0';
+		}
+	}
+	return buf;
+}
+
+int mkdir_p(const char *path)
+{
+	char tmp[PATH_MAX];
+	size_t len = strlen(path);
+
+	if (len == 0 || len >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	memcpy(tmp, path, len + 1);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+char *read_file(const char *path, size_t *lenp)
+{
+	size_t len = 0, cap = 4096;
+	char *buf;
+	ssize_t n;
+	int fd, saved;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	buf = xmalloc(cap);
+	for (;;) {
+		if (len + 1 >= cap) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			if (!buf)
+				abort();
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			saved = errno;
+			free(buf);
+			close(fd);
+			errno = saved;
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	if (lenp)
+		*lenp = len;
+	return buf;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len)
+{
+	char *tmp = xasprintf("%s.tmp", path);
+	const char *p = data;
+	int fd, err = 0;
+
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		err = -errno;
+		goto out;
+	}
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			close(fd);
+			unlink(tmp);
+			goto out;
+		}
+		p += n;
+		len -= n;
+	}
+	if (fsync(fd) || close(fd)) {
+		err = -errno;
+		unlink(tmp);
+		goto out;
+	}
+	if (rename(tmp, path)) {
+		err = -errno;
+		unlink(tmp);
+	}
+out:
+	free(tmp);
+	return err;
+}
+
+bool path_exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+uint64_t now_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+void now_iso8601(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+bool parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return false;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+bool parse_seconds(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return false;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !(v > 0) || v > 86400 * 7)
+		return false;
+	*out = v;
+	return true;
+}

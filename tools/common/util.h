@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Small helpers shared by bootprobe's host tools. */
+#ifndef BOOTPROBE_UTIL_H
+#define BOOTPROBE_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A growable NULL-terminated array of owned strings (argv-like). */
+struct strv {
+	char **v;
+	size_t n;
+	size_t cap;
+};
+
+void strv__push(struct strv *s, const char *str);
+void strv__pushf(struct strv *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void strv__free(struct strv *s);
+/* Every element shell-quoted and joined by spaces; caller frees. */
+char *strv__join_quoted(const struct strv *s);
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* mkdir -p; 0 or -errno. */
+int mkdir_p(const char *path);
+/* Whole file into a NUL-terminated buffer; NULL with errno set. */
+char *read_file(const char *path, size_t *len);
+/* Write via PATH.tmp + rename, so a reader never sees half a file. */
+int write_file_atomic(const char *path, const void *data, size_t len);
+bool path_exists(const char *path);
+
+uint64_t now_mono_ns(void);
+/* ISO 8601 UTC of the wall clock, e.g. 2026-12-03T07:52:08Z. */
+void now_iso8601(char *buf, size_t len);
+
+/* Parse a whole decimal number in [min, max]; false on anything else. */
+bool parse_long(const char *s, long min, long max, long *out);
+/* Seconds with an optional fraction ("2.5"); false on anything else. */
+bool parse_seconds(const char *s, double *out);
+
+#endif
