@@ -74,10 +74,10 @@ $(SLOWPROBE_DIR)/slowprobe.ko: kernel-patches/slowprobe/slowprobe.c kernel-patch
 
 GUEST_EXTRAS := $(SLOWPROBE_DIR)/slowprobe.ko
 
-$(GUEST)/initramfs.cpio.gz: tools/mkinitramfs.sh tools/guest/init $(GUEST)/build-hash $(GUEST_EXTRAS)
+$(GUEST)/initramfs.cpio: tools/mkinitramfs.sh tools/guest/init $(GUEST)/build-hash $(GUEST_EXTRAS)
 	$(Q)tools/mkinitramfs.sh $(GUEST) $@ $(GUEST_EXTRAS)
 
-guest: $(GUEST)/initramfs.cpio.gz
+guest: $(GUEST)/initramfs.cpio
 
 # ---- tests -----------------------------------------------------------------
 TEST_SRCS := $(wildcard tests/unit/*.c)
@@ -91,8 +91,8 @@ $(BIN)/tests/%: $(OBJ)/tests/%.o $(RUNNER_OBJS) $(COMMON_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) $^ -o $@ $(JSON_LIBS) -lm
 
-check: all $(TEST_BINS)
-	$(Q)tests/run.sh
+check: $(TEST_BINS)
+	$(Q)tests/check.sh
 
 check-unit: $(TEST_BINS)
 	$(Q)tests/run.sh unit

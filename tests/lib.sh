@@ -53,7 +53,7 @@ wait_for() {
 no_qemu_left() { ! pgrep -f "qemu-system-x86_64.*$1" >/dev/null; }
 
 require_guest() {
-	if [ ! -x "$BP" ] || [ ! -e build/guest/bzImage ] || [ ! -e build/guest/initramfs.cpio.gz ]; then
+	if [ ! -x "$BP" ] || [ ! -e build/guest/bzImage ] || [ ! -e build/guest/initramfs.cpio ]; then
 		skip "$1" "guest not built (run make)"
 		exit 0
 	fi

@@ -25,7 +25,8 @@ if out=$(perl "$src/scripts/checkpatch.pl" -q --no-tree -f kernel-patches/slowpr
 else
 	fail "checkpatch: slowprobe.c is clean" "$(echo "$out" | grep -m1 -E 'ERROR|WARNING')"
 fi
-for s in tools/*.sh tools/guest/init tests/*.sh tests/*/*.sh bench/*.sh; do
-	[ -e "$s" ] || continue
-	if bash -n "$s" 2>/dev/null; then pass "shell syntax: $s"; else fail "shell syntax: $s"; fi
+bad=
+for s in tools/*.sh tools/guest/init tests/*.sh tests/*/*.sh bench/*.sh .ci/run; do
+	[ -e "$s" ] && ! bash -n "$s" 2>/dev/null && bad="$bad $s"
 done
+if [ -z "$bad" ]; then pass "every shell script parses"; else fail "every shell script parses" "$bad"; fi

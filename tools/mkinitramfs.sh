@@ -4,14 +4,17 @@
 # initramfs-tools copies them), the guest kernel's modules with depmod
 # output, udev's module-autoload rules, the collector and /init.
 #
-# usage: tools/mkinitramfs.sh GUEST_DIR OUT.cpio.gz [EXTRA.ko|BINARY ...]
+# The archive is left uncompressed: under TCG the guest unpacks 13 MB of
+# cpio in about half the time it needs to gunzip the same archive.
+#
+# usage: tools/mkinitramfs.sh GUEST_DIR OUT.cpio [EXTRA.ko|BINARY ...]
 #   GUEST_DIR  holds modules/ and kernel.release from build-kernel.sh
 #   EXTRA      *.ko files go to /lib/modules/RELEASE/extra, others to /bin
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-guest=${1:?usage: mkinitramfs.sh GUEST_DIR OUT.cpio.gz [EXTRA ...]}
-out=${2:?usage: mkinitramfs.sh GUEST_DIR OUT.cpio.gz [EXTRA ...]}
+guest=${1:?usage: mkinitramfs.sh GUEST_DIR OUT.cpio [EXTRA ...]}
+out=${2:?usage: mkinitramfs.sh GUEST_DIR OUT.cpio [EXTRA ...]}
 shift 2
 
 die() { echo "mkinitramfs: $*" >&2; exit 1; }
@@ -74,6 +77,6 @@ install -m 0755 "$top/tools/guest/init" "$root/init"
 
 mkdir -p "$(dirname "$out")"
 (cd "$root" && find . -print0 | LC_ALL=C sort -z |
-	cpio --null -o -H newc --owner=0:0 --quiet) | gzip -1 >"$out.tmp"
+	cpio --null -o -H newc --owner=0:0 --quiet) >"$out.tmp"
 mv "$out.tmp" "$out"
 echo "  INITRAMFS $out ($(du -h "$out" | cut -f1))"

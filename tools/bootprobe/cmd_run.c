@@ -36,7 +36,7 @@ void run__usage(FILE *out)
 "  -o, --results DIR     results root (default results)\n"
 "      --run-id ID       run folder name (default DATE-TIME-SCENARIO); never reused\n"
 "      --kernel FILE     guest kernel (default build/guest/bzImage)\n"
-"      --initrd FILE     guest initramfs (default build/guest/initramfs.cpio.gz)\n"
+"      --initrd FILE     guest initramfs (default build/guest/initramfs.cpio)\n"
 "      --qemu PATH       QEMU binary (default qemu-system-x86_64)\n"
 "      --memory MB       guest memory (default 512)\n"
 "  -q, --quiet           no progress line\n"
@@ -208,7 +208,7 @@ int run_opts__parse(struct run_opts *o, int argc, char **argv, char *err, int er
 	o->accel = "auto";
 	o->results = "results";
 	o->kernel = "build/guest/bzImage";
-	o->initrd = "build/guest/initramfs.cpio.gz";
+	o->initrd = "build/guest/initramfs.cpio";
 	o->qemu = "qemu-system-x86_64";
 	optind = 1;
 	opterr = 0;
