@@ -63,6 +63,7 @@ extract_and_patch() {
 configure() {
 	local src=$1 obj=$2 line opt
 	log "configuring (tinyconfig + $(basename "$fragment"))"
+	mkdir -p "$obj"
 	make -s -C "$src" O="$obj" ARCH=x86_64 tinyconfig >"$obj/merge_config.log" 2>&1
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$fragment" >>"$obj/merge_config.log" 2>&1
 	make -s -C "$src" O="$obj" ARCH=x86_64 olddefconfig >>"$obj/merge_config.log" 2>&1
