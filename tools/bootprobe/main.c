@@ -5,6 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
+int cmd_report(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+
 static void usage(FILE *out)
 {
 	fputs(
@@ -12,12 +16,18 @@ static void usage(FILE *out)
 "\n"
 "Commands:\n"
 "  run       boot the guest N times per mode and keep every boot's evidence\n"
+"  report    analyse a run: statistics, comparisons, charts, report.md/html\n"
+"  explain   why a probe was killed: causal chains of one boot or a run\n"
+"  compare   two runs side by side; --fail-if-slower PCT as a CI gate\n"
 "\n"
 "Run 'bootprobe COMMAND --help' for a command's options and examples.\n"
 "\n"
 "Examples:\n"
 "  bootprobe run --boots 10 --mode sync --mode async\n"
-"  bootprobe run --scenario bench/scenarios/default.conf\n",
+"  bootprobe run --scenario bench/scenarios/default.conf\n"
+"  bootprobe report results/RUN\n"
+"  bootprobe explain results/RUN/boots/killable-001\n"
+"  bootprobe compare --fail-if-slower 5 results/A results/B\n",
 		out);
 }
 
@@ -64,6 +74,12 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "run"))
 		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "report"))
+		return cmd_report(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "explain"))
+		return cmd_explain(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "compare"))
+		return cmd_compare(argc - 1, argv + 1);
 	fprintf(stderr, "bootprobe: unknown command '%s' (see bootprobe --help)\n", argv[1]);
 	return 2;
 }

@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "analyze.h"
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NS 1e9
+
+static const char *errno_name(int ret)
+{
+	static char buf[16];
+	static const struct {
+		int e;
+		const char *name;
+	} names[] = {
+		{ 0, "0" }, { -2, "-ENOENT" }, { -4, "-EINTR" }, { -5, "-EIO" }, { -6, "-ENXIO" },
+		{ -11, "-EAGAIN" }, { -12, "-ENOMEM" }, { -16, "-EBUSY" }, { -19, "-ENODEV" },
+		{ -22, "-EINVAL" }, { -110, "-ETIMEDOUT" }, { -512, "-ERESTARTSYS" },
+		{ -517, "-EPROBE_DEFER" },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].e == ret)
+			return names[i].name;
+	snprintf(buf, sizeof(buf), "%d", ret);
+	return buf;
+}
+
+static const struct module_load *module_of(const struct boot_data *b, const struct probe_span *p)
+{
+	const char *name = *p->origin_module ? p->origin_module : p->owner;
+	const struct module_load *best = NULL;
+
+	if (!*name)
+		return NULL;
+	/* The load of that module that returned last before the probe ended. */
+	for (int i = 0; i < b->nr_modloads; i++) {
+		const struct module_load *m = &b->modloads[i];
+
+		if (strcmp(m->name, name) || m->ret)
+			continue;
+		if (!best || (m->end_ns <= p->end_ns && m->end_ns > best->end_ns))
+			best = m;
+	}
+	return best;
+}
+
+double probe_span__readiness_gap(const struct boot_data *b, const struct probe_span *p)
+{
+	const struct module_load *m = module_of(b, p);
+
+	if (!m)
+		return NAN;
+	return p->end_ns > m->end_ns ? (p->end_ns - m->end_ns) / NS : 0;
+}
+
+void boot__metrics(const struct boot_data *b, struct boot_metrics *m)
+{
+	double first = INFINITY, last = -INFINITY;
+
+	memset(m, 0, sizeof(*m));
+	m->boot_s = boot_data__boot_time(b);
+	m->guest_s = b->complete_s;
+	m->wall_s = b->wall_s;
+	m->kills = b->nr_kills;
+	m->udev_kills = b->nr_udev_kills;
+	for (int i = 0; i < b->nr_probes; i++) {
+		const struct probe_span *p = &b->probes[i];
+		double d, gap;
+
+		if (!probe_span__in_user_space(b, p))
+			continue;
+		d = (p->end_ns - p->start_ns) / NS;
+		m->probes++;
+		m->failed_probes += probe_span__failed(p);
+		m->probe_sum_s += d;
+		if (d > m->probe_max_s)
+			m->probe_max_s = d;
+		first = fmin(first, p->start_ns / NS);
+		last = fmax(last, p->end_ns / NS);
+		gap = probe_span__readiness_gap(b, p);
+		if (!isnan(gap) && gap > m->readiness_gap_max_s)
+			m->readiness_gap_max_s = gap;
+	}
+	m->probe_phase_s = m->probes ? last - first : NAN;
+	m->first_probe_s = m->probes ? first : NAN;
+	if (!m->probes)
+		m->probe_max_s = m->probe_sum_s = m->readiness_gap_max_s = NAN;
+}
+
+/* ---- explain ------------------------------------------------------------------------ */
+
+static const struct kthread_wait *kthread_after(const struct boot_data *b, int pid, int64_t ts)
+{
+	for (int i = 0; i < b->nr_kwaits; i++)
+		if (b->kwaits[i].pid == pid && b->kwaits[i].end_ns >= ts)
+			return &b->kwaits[i];
+	return NULL;
+}
+
+static const struct probe_span *probe_after(const struct boot_data *b, int pid,
+					    const char *device, int64_t ts)
+{
+	for (int i = 0; i < b->nr_probes; i++) {
+		const struct probe_span *p = &b->probes[i];
+
+		if (p->pid == pid && p->end_ns >= ts && (!*device || !strcmp(p->device, device)))
+			return p;
+	}
+	return NULL;
+}
+
+static const struct module_load *modload_after(const struct boot_data *b, int pid, int64_t ts)
+{
+	for (int i = 0; i < b->nr_modloads; i++)
+		if (b->modloads[i].pid == pid && b->modloads[i].end_ns >= ts)
+			return &b->modloads[i];
+	return NULL;
+}
+
+static const struct udev_kill *udev_log_of(const struct boot_data *b, int pid)
+{
+	for (int i = 0; i < b->nr_udev_kills; i++)
+		if (b->udev_kills[i].worker_pid == pid)
+			return &b->udev_kills[i];
+	return NULL;
+}
+
+static const char *device_driver(const struct boot_data *b, const char *device)
+{
+	for (int i = 0; i < b->nr_devices; i++)
+		if (!strcmp(b->devices[i].device, device))
+			return b->devices[i].driver;
+	return NULL;
+}
+
+static bool is_udev_timeout_kill(const struct kill_event *k)
+{
+	return strstr(k->sender_comm, "udev") && strstr(k->target_comm, "udev-worker");
+}
+
+/* One kill as a causal chain in plain words. */
+static char *kill__chain(const struct boot_data *b, const struct kill_event *k)
+{
+	const struct kthread_wait *kw = kthread_after(b, k->target_pid, k->ts_ns);
+	const struct probe_span *p = probe_after(b, k->target_pid, k->probe_device, k->ts_ns);
+	const struct module_load *ml = modload_after(b, k->target_pid, k->ts_ns);
+	const char *drv = *k->probe_device ? device_driver(b, k->probe_device) : NULL;
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+	bool any = false;
+
+	fprintf(f, "%s [%d] sent SIGKILL at %.2f s to %s [%d]", k->sender_comm, k->sender_pid,
+		k->ts_ns / NS, k->target_comm, k->target_pid);
+	if (is_udev_timeout_kill(k))
+		fprintf(f, " after the udev event timeout (%g s)", b->event_timeout_s);
+	fprintf(f, "; the %s was", strstr(k->target_comm, "udev-worker") ? "worker" : "task");
+	if (k->module_for_ns >= 0) {
+		fprintf(f, " in finit_module(%s) for %.2f s", k->module, k->module_for_ns / NS);
+		any = true;
+	}
+	if (k->probe_for_ns >= 0) {
+		fprintf(f, "%s in probe of %s (%s) for %.2f s", any ? "," : "", k->probe_device,
+			k->probe_driver, k->probe_for_ns / NS);
+		any = true;
+	}
+	if (k->kthread_for_ns >= 0) {
+		fprintf(f, "%s in kthread_create for %.3f s", any ? ", and" : "", k->kthread_for_ns / NS);
+		any = true;
+	}
+	if (!any)
+		fprintf(f, " not loading a module nor probing");
+	if (kw && (!p || kw->end_ns <= p->end_ns))
+		fprintf(f, "; kthread_create returned %s at %.2f s", errno_name(kw->ret), kw->end_ns / NS);
+	if (p) {
+		if (probe_span__failed(p))
+			fprintf(f, "; the probe failed (%s)", errno_name(p->ret));
+		else
+			fprintf(f, "; the probe completed at %.2f s", p->end_ns / NS);
+	}
+	if (drv)
+		fprintf(f, "; device %s is %s", k->probe_device,
+			strcmp(drv, "none") ? "bound" : "unbound");
+	if (ml)
+		fprintf(f, "; %s(%s) returned %s at %.2f s", "finit_module", ml->name,
+			errno_name(ml->ret), ml->end_ns / NS);
+	fclose(f);
+	return s;
+}
+
+static bool kill__relevant(const struct kill_event *k)
+{
+	return k->module_for_ns >= 0 || k->probe_for_ns >= 0 || k->kthread_for_ns >= 0 ||
+	       is_udev_timeout_kill(k);
+}
+
+void boot__explain(const struct boot_data *b, FILE *out)
+{
+	struct boot_metrics m;
+	int n = 0;
+
+	boot__metrics(b, &m);
+	fprintf(out, "boot %s (mode %s): %s; boot time %.2f s (guest %.2f s, QEMU wall %.2f s); "
+		"udev event timeout %g s\n", b->name, b->mode, b->outcome, m.boot_s, m.guest_s,
+		m.wall_s, b->event_timeout_s);
+	if (!b->has_events)
+		fprintf(out, "  no event stream: the collector did not run (console evidence only)\n");
+	for (int i = 0; i < b->nr_kills; i++) {
+		const struct kill_event *k = &b->kills[i];
+		const struct udev_kill *u = udev_log_of(b, k->target_pid);
+		char *chain;
+
+		if (!kill__relevant(k))
+			continue;
+		chain = kill__chain(b, k);
+		fprintf(out, "\nkill %d: %s.\n", ++n, chain);
+		if (u)
+			fprintf(out, "  udevd's own record: Worker [%d] processing SEQNUM=%d killed\n",
+				u->worker_pid, u->seqnum);
+		if (k->stack.n) {
+			fprintf(out, "  victim's kernel stack:\n");
+			for (size_t j = 0; j < k->stack.n; j++)
+				fprintf(out, "    %s\n", k->stack.v[j]);
+		}
+		free(chain);
+	}
+	/* udevd kills the event stream did not see (no collector): from the console. */
+	if (!b->has_events)
+		for (int i = 0; i < b->nr_udev_kills; i++)
+			fprintf(out, "\nkill %d: systemd-udevd killed worker [%d] (SEQNUM=%d) at %.2f s "
+				"after the udev event timeout (%g s) (console only)\n", ++n,
+				b->udev_kills[i].worker_pid, b->udev_kills[i].seqnum,
+				b->udev_kills[i].ts_s, b->event_timeout_s);
+	for (int i = 0; i < b->nr_probes; i++) {
+		const struct probe_span *p = &b->probes[i];
+
+		if (probe_span__failed(p))
+			fprintf(out, "\nfailed probe: %s of %s returned %s at %.2f s in %s [%d]%s\n",
+				p->driver, p->device, errno_name(p->ret), p->end_ns / NS, p->comm,
+				p->pid, p->async ? " (async)" : "");
+	}
+	for (int i = 0; i < b->nr_probes; i++) {
+		const struct probe_span *p = &b->probes[i];
+		double d, frac;
+
+		if (!probe_span__in_user_space(b, p))
+			continue;
+		d = (p->end_ns - p->start_ns) / NS;
+		frac = d / b->event_timeout_s;
+		if (frac >= 1.0 / 3)
+			fprintf(out, "\nat risk: %s probe of %s took %.2f s = %.0f %% of the udev event "
+				"timeout (%g s; udevd warns from one third)%s\n", p->driver, p->device, d,
+				frac * 100, b->event_timeout_s,
+				frac >= 1 ? p->async ? "; async, so no worker waited for it"
+						   : "; a synchronous probe this long gets its worker killed"
+					  : "");
+	}
+	for (size_t i = 0; i < b->warnings.n; i++)
+		fprintf(out, "warning: %s\n", b->warnings.v[i]);
+}
+
+json_object *boot__explain_json(const struct boot_data *b)
+{
+	json_object *o = json_object_new_object(), *kills = json_object_new_array();
+	json_object *risk = json_object_new_array(), *failed = json_object_new_array();
+	json_object *warns = json_object_new_array();
+	struct boot_metrics m;
+
+	boot__metrics(b, &m);
+	json_object_object_add(o, "boot", json_object_new_string(b->name));
+	json_object_object_add(o, "mode", json_object_new_string(b->mode));
+	json_object_object_add(o, "outcome", json_object_new_string(b->outcome));
+	json_object_object_add(o, "boot_s", isnan(m.boot_s) ? NULL : json_object_new_double(m.boot_s));
+	json_object_object_add(o, "udev_event_timeout_s", json_object_new_double(b->event_timeout_s));
+	for (int i = 0; i < b->nr_kills; i++) {
+		const struct kill_event *k = &b->kills[i];
+		json_object *e = json_object_new_object(), *st = json_object_new_array();
+		char *chain;
+
+		if (!kill__relevant(k)) {
+			json_object_put(e);
+			json_object_put(st);
+			continue;
+		}
+		chain = kill__chain(b, k);
+		json_object_object_add(e, "explanation", json_object_new_string(chain));
+		json_object_object_add(e, "ts_s", json_object_new_double(k->ts_ns / NS));
+		json_object_object_add(e, "sender", json_object_new_string(k->sender_comm));
+		json_object_object_add(e, "sender_pid", json_object_new_int(k->sender_pid));
+		json_object_object_add(e, "target", json_object_new_string(k->target_comm));
+		json_object_object_add(e, "target_pid", json_object_new_int(k->target_pid));
+		json_object_object_add(e, "module", json_object_new_string(k->module));
+		json_object_object_add(e, "device", json_object_new_string(k->probe_device));
+		for (size_t j = 0; j < k->stack.n; j++)
+			json_object_array_add(st, json_object_new_string(k->stack.v[j]));
+		json_object_object_add(e, "stack", st);
+		json_object_array_add(kills, e);
+		free(chain);
+	}
+	for (int i = 0; i < b->nr_probes; i++) {
+		const struct probe_span *p = &b->probes[i];
+		json_object *e;
+		double d;
+
+		if (probe_span__failed(p)) {
+			e = json_object_new_object();
+			json_object_object_add(e, "driver", json_object_new_string(p->driver));
+			json_object_object_add(e, "device", json_object_new_string(p->device));
+			json_object_object_add(e, "ret", json_object_new_int(p->ret));
+			json_object_array_add(failed, e);
+		}
+		if (!probe_span__in_user_space(b, p))
+			continue;
+		d = (p->end_ns - p->start_ns) / NS;
+		if (d < b->event_timeout_s / 3)
+			continue;
+		e = json_object_new_object();
+		json_object_object_add(e, "driver", json_object_new_string(p->driver));
+		json_object_object_add(e, "device", json_object_new_string(p->device));
+		json_object_object_add(e, "probe_s", json_object_new_double(d));
+		json_object_object_add(e, "fraction_of_timeout", json_object_new_double(d / b->event_timeout_s));
+		json_object_object_add(e, "async", json_object_new_boolean(p->async));
+		json_object_array_add(risk, e);
+	}
+	for (size_t i = 0; i < b->warnings.n; i++)
+		json_object_array_add(warns, json_object_new_string(b->warnings.v[i]));
+	json_object_object_add(o, "kills", kills);
+	json_object_object_add(o, "failed_probes", failed);
+	json_object_object_add(o, "at_risk", risk);
+	json_object_object_add(o, "warnings", warns);
+	return o;
+}
+
+/* ---- Perfetto / Chrome trace ------------------------------------------------------ */
+
+static void trace_span(json_object *ev, const char *name, const char *cat, int pid, int tid,
+		       int64_t start_ns, int64_t end_ns)
+{
+	json_object *e = json_object_new_object();
+
+	json_object_object_add(e, "name", json_object_new_string(name));
+	json_object_object_add(e, "cat", json_object_new_string(cat));
+	json_object_object_add(e, "ph", json_object_new_string("X"));
+	json_object_object_add(e, "ts", json_object_new_double(start_ns / 1e3));
+	json_object_object_add(e, "dur", json_object_new_double((end_ns - start_ns) / 1e3));
+	json_object_object_add(e, "pid", json_object_new_int(pid));
+	json_object_object_add(e, "tid", json_object_new_int(tid));
+	json_object_array_add(ev, e);
+}
+
+static void trace_instant(json_object *ev, const char *name, int pid, int tid, double ts_s)
+{
+	json_object *e = json_object_new_object();
+
+	json_object_object_add(e, "name", json_object_new_string(name));
+	json_object_object_add(e, "ph", json_object_new_string("i"));
+	json_object_object_add(e, "s", json_object_new_string(pid ? "t" : "g"));
+	json_object_object_add(e, "ts", json_object_new_double(ts_s * 1e6));
+	json_object_object_add(e, "pid", json_object_new_int(pid));
+	json_object_object_add(e, "tid", json_object_new_int(tid));
+	json_object_array_add(ev, e);
+}
+
+static void trace_thread_name(json_object *ev, int pid, const char *name)
+{
+	json_object *e = json_object_new_object(), *args = json_object_new_object();
+
+	json_object_object_add(args, "name", json_object_new_string(name));
+	json_object_object_add(e, "name", json_object_new_string("thread_name"));
+	json_object_object_add(e, "ph", json_object_new_string("M"));
+	json_object_object_add(e, "pid", json_object_new_int(0));
+	json_object_object_add(e, "tid", json_object_new_int(pid));
+	json_object_object_add(e, "args", args);
+	json_object_array_add(ev, e);
+}
+
+/* All threads under one process track ("boot"): one row per kernel thread or worker. */
+int boot__write_trace(const struct boot_data *b, const char *path)
+{
+	json_object *root = json_object_new_object(), *ev = json_object_new_array();
+	int err;
+
+	for (int i = 0; i < b->nr_probes; i++) {
+		const struct probe_span *p = &b->probes[i];
+		char *name;
+
+		if (p->start_ns == UNKNOWN_NS)
+			continue;
+		name = xasprintf("probe %s %s%s%s", p->driver, p->device,
+				 p->async ? " (async)" : "", probe_span__failed(p) ? " FAILED" : "");
+		trace_span(ev, name, "probe", 0, p->pid, p->start_ns, p->end_ns);
+		trace_thread_name(ev, p->pid, p->comm);
+		free(name);
+	}
+	for (int i = 0; i < b->nr_modloads; i++) {
+		const struct module_load *m = &b->modloads[i];
+		char *name = xasprintf("finit_module %s", m->name);
+
+		if (m->start_ns != UNKNOWN_NS)
+			trace_span(ev, name, "module", 0, m->pid, m->start_ns, m->end_ns);
+		trace_thread_name(ev, m->pid, m->comm);
+		free(name);
+	}
+	for (int i = 0; i < b->nr_kwaits; i++) {
+		const struct kthread_wait *k = &b->kwaits[i];
+		char *name = xasprintf("kthread_create %s", errno_name(k->ret));
+
+		trace_span(ev, name, "kthread", 0, k->pid, k->end_ns - k->wait_ns, k->end_ns);
+		free(name);
+	}
+	for (int i = 0; i < b->nr_kills; i++) {
+		char *name = xasprintf("SIGKILL from %s [%d]", b->kills[i].sender_comm,
+				       b->kills[i].sender_pid);
+
+		trace_instant(ev, name, 0, b->kills[i].target_pid, b->kills[i].ts_ns / NS);
+		free(name);
+	}
+	if (!isnan(b->init_start_s))
+		trace_instant(ev, "user space starts", 0, 0, b->init_start_s);
+	if (!isnan(b->coldplug_start_s))
+		trace_instant(ev, "udev coldplug starts", 0, 0, b->coldplug_start_s);
+	if (!isnan(b->coldplug_done_s))
+		trace_instant(ev, "udev queue empty", 0, 0, b->coldplug_done_s);
+	if (!isnan(b->complete_s))
+		trace_instant(ev, "boot complete", 0, 0, b->complete_s);
+	json_object_object_add(root, "traceEvents", ev);
+	json_object_object_add(root, "displayTimeUnit", json_object_new_string("ms"));
+	err = json_object_to_file_ext(path, root, JSON_C_TO_STRING_PLAIN) ? -1 : 0;
+	json_object_put(root);
+	return err;
+}

@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "boot.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EPROBE_DEFER_ 517
+#define DEFAULT_UDEV_EVENT_TIMEOUT_S 180.0
+
+static void warn(struct boot_data *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void warn(struct boot_data *b, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	/* A pathological file must not flood the report: keep the first 50. */
+	if (b->warnings.n == 50)
+		strv__push(&b->warnings, "... further warnings not shown");
+	if (b->warnings.n > 50)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	strv__push(&b->warnings, msg);
+	free(msg);
+}
+
+/* Append one zeroed element to a dynamic array. */
+#define PUSH(arr, n) \
+	(arr = realloc(arr, ((n) + 1) * sizeof(*(arr))), \
+	 (arr) ? memset(&(arr)[(n)], 0, sizeof(*(arr))), &(arr)[(n)++] : (abort(), NULL))
+
+/* ---- JSON accessors that tolerate anything ----------------------------------- */
+
+static struct json_object *jget(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+static const char *jstr(struct json_object *o, const char *key)
+{
+	struct json_object *v = jget(o, key);
+
+	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
+}
+
+static bool jhas_int(struct json_object *o, const char *key)
+{
+	struct json_object *v = jget(o, key);
+
+	return v && json_object_is_type(v, json_type_int);
+}
+
+static int64_t jint(struct json_object *o, const char *key, int64_t dflt)
+{
+	return jhas_int(o, key) ? json_object_get_int64(jget(o, key)) : dflt;
+}
+
+static bool jbool(struct json_object *o, const char *key)
+{
+	struct json_object *v = jget(o, key);
+
+	return v && json_object_get_boolean(v);
+}
+
+static void copy(char *dst, const char *src)
+{
+	snprintf(dst, NAME_LEN, "%s", src ? src : "");
+}
+
+/* ---- event records -------------------------------------------------------------- */
+
+static void add_probe(struct boot_data *b, struct json_object *r)
+{
+	struct probe_span *p = PUSH(b->probes, b->nr_probes);
+	struct json_object *o = jget(r, "origin");
+
+	copy(p->driver, jstr(r, "driver"));
+	copy(p->device, jstr(r, "device"));
+	copy(p->bus, jstr(r, "bus"));
+	copy(p->owner, jstr(r, "owner"));
+	copy(p->comm, jstr(r, "comm"));
+	copy(p->origin, jstr(o, "kind"));
+	copy(p->origin_module, jstr(o, "module"));
+	p->origin_pid = (int)jint(o, "pid", 0);
+	p->pid = (int)jint(r, "pid", 0);
+	p->ret = (int)jint(r, "ret", 0);
+	p->async = jbool(r, "async");
+	p->pre_collector = jbool(r, "pre_collector");
+	p->end_ns = jint(r, "end_ns", jint(r, "ts_ns", 0));
+	p->start_ns = jint(r, "start_ns", UNKNOWN_NS);
+}
+
+static void add_module(struct boot_data *b, struct json_object *r)
+{
+	struct module_load *m = PUSH(b->modloads, b->nr_modloads);
+
+	copy(m->name, jstr(r, "name"));
+	copy(m->comm, jstr(r, "comm"));
+	m->pid = (int)jint(r, "pid", 0);
+	m->ret = (int)jint(r, "ret", 0);
+	m->end_ns = jint(r, "end_ns", jint(r, "ts_ns", 0));
+	m->start_ns = jint(r, "start_ns", UNKNOWN_NS);
+}
+
+static void add_kthread(struct boot_data *b, struct json_object *r)
+{
+	struct kthread_wait *k = PUSH(b->kwaits, b->nr_kwaits);
+	const char *caller = jstr(r, "caller");
+
+	copy(k->comm, jstr(r, "comm"));
+	snprintf(k->caller, sizeof(k->caller), "%s", *caller ? caller : jstr(r, "threadfn"));
+	copy(k->probe_device, jstr(r, "probe_device"));
+	k->pid = (int)jint(r, "pid", 0);
+	k->ret = (int)jint(r, "ret", 0);
+	k->fatal_signal = jbool(r, "fatal_signal");
+	k->end_ns = jint(r, "ts_ns", 0);
+	k->wait_ns = jint(r, "wait_ns", 0);
+}
+
+static void add_kill(struct boot_data *b, struct json_object *r)
+{
+	struct kill_event *k = PUSH(b->kills, b->nr_kills);
+	struct json_object *t = jget(r, "target"), *s = jget(r, "target_state");
+	struct json_object *stack = jget(r, "target_stack"), *m;
+
+	k->ts_ns = jint(r, "ts_ns", 0);
+	k->sig = (int)jint(r, "sig", 0);
+	k->sender_pid = (int)jint(r, "pid", 0);
+	copy(k->sender_comm, jstr(r, "comm"));
+	k->target_pid = (int)jint(t, "pid", 0);
+	copy(k->target_comm, jstr(t, "comm"));
+	copy(k->result, jstr(r, "result"));
+	k->module_for_ns = k->probe_for_ns = k->kthread_for_ns = -1;
+	if ((m = jget(s, "module_load"))) {
+		copy(k->module, jstr(m, "name"));
+		k->module_for_ns = jint(m, "for_ns", -1);
+	}
+	if ((m = jget(s, "probe"))) {
+		copy(k->probe_driver, jstr(m, "driver"));
+		copy(k->probe_device, jstr(m, "device"));
+		k->probe_for_ns = jint(m, "for_ns", -1);
+	}
+	if ((m = jget(s, "kthread_create"))) {
+		snprintf(k->kthread_caller, sizeof(k->kthread_caller), "%s", jstr(m, "caller"));
+		k->kthread_for_ns = jint(m, "for_ns", -1);
+	}
+	if (stack && json_object_is_type(stack, json_type_array))
+		for (size_t i = 0; i < json_object_array_length(stack); i++) {
+			struct json_object *f = json_object_array_get_idx(stack, i);
+
+			strv__push(&k->stack, json_object_is_type(f, json_type_string) ?
+				   json_object_get_string(f) : "?");
+		}
+}
+
+static void add_header(struct boot_data *b, struct json_object *r, const char *label, int line)
+{
+	b->has_header = true;
+	if (jint(r, "schema", 0) != 1)
+		warn(b, "%s:%d: schema %lld, this bootprobe reads schema 1",
+		     label, line, (long long)jint(r, "schema", 0));
+}
+
+static void add_trailer(struct boot_data *b, struct json_object *r)
+{
+	struct json_object *na = jget(r, "not_attached");
+
+	b->has_trailer = true;
+	b->events_written = jint(r, "events_written", 0);
+	b->events_dropped = jint(r, "events_dropped", 0);
+	b->bpf_drops = jint(r, "bpf_drops", 0);
+	if (na && json_object_is_type(na, json_type_array))
+		for (size_t i = 0; i < json_object_array_length(na); i++) {
+			struct json_object *e = json_object_array_get_idx(na, i);
+
+			strv__pushf(&b->not_attached, "%s: %s", jstr(e, "program"), jstr(e, "reason"));
+		}
+}
+
+static void add_record(struct boot_data *b, struct json_object *r, const char *label, int line)
+{
+	const char *type = jstr(r, "type");
+
+	if (!strcmp(type, "probe"))
+		add_probe(b, r);
+	else if (!strcmp(type, "module_load"))
+		add_module(b, r);
+	else if (!strcmp(type, "kthread_end"))
+		add_kthread(b, r);
+	else if (!strcmp(type, "signal_generate")) {
+		if (jint(r, "sig", 0) == 9)
+			add_kill(b, r);
+	} else if (!strcmp(type, "header"))
+		add_header(b, r, label, line);
+	else if (!strcmp(type, "trailer"))
+		add_trailer(b, r);
+	else if (!*type) {
+		warn(b, "%s:%d: record without a type", label, line);
+	} else if (strcmp(type, "probe_start") && strcmp(type, "kthread_start") &&
+		   strcmp(type, "signal_deliver") && strcmp(type, "exit") &&
+		   strcmp(type, "module_load_start") && strcmp(type, "module_init") &&
+		   strcmp(type, "initcall") && strcmp(type, "initcall_start") &&
+		   strcmp(type, "probe_start")) {
+		if (!b->unknown_records++)
+			warn(b, "%s:%d: unknown record type '%.40s' (ignored; later ones counted)",
+			     label, line, type);
+	}
+}
+
+void boot_data__parse_events(struct boot_data *b, const char *text, const char *label)
+{
+	const char *line = text;
+	int lineno = 0;
+
+	b->has_events = true;
+	while (line && *line) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		struct json_tokener *tok;
+		struct json_object *r;
+
+		lineno++;
+		if (len == 0 || (len == 1 && line[0] == '\r')) {
+			line = nl ? nl + 1 : NULL;
+			continue;
+		}
+		tok = json_tokener_new();
+		r = json_tokener_parse_ex(tok, line, (int)len);
+		if (!r || json_tokener_get_error(tok) != json_tokener_success ||
+		    tok->char_offset != (int)len) {
+			warn(b, "%s:%d: %s", label, lineno, nl ? "not a JSON object (skipped)"
+							  : "truncated last line (skipped)");
+		} else if (!json_object_is_type(r, json_type_object)) {
+			warn(b, "%s:%d: not a JSON object (skipped)", label, lineno);
+		} else {
+			add_record(b, r, label, lineno);
+		}
+		json_object_put(r);
+		json_tokener_free(tok);
+		line = nl ? nl + 1 : NULL;
+	}
+	if (!b->has_header && lineno)
+		warn(b, "%s: no header record", label);
+	if (!b->has_trailer && lineno)
+		warn(b, "%s: no trailer record: the stream is truncated (the collector did not finish)", label);
+}
+
+/* ---- console ---------------------------------------------------------------------- */
+
+/* "[   12.345678] rest" → 12.345678 and rest; NAN when the line has no stamp. */
+static double kernel_stamp(const char *line, const char **rest)
+{
+	double t;
+	int n = 0;
+
+	if (sscanf(line, "[ %lf]%n", &t, &n) == 1 && n > 0) {
+		*rest = line + n + (line[n] == ' ');
+		return t;
+	}
+	*rest = line;
+	return NAN;
+}
+
+static void console_line(struct boot_data *b, const char *line)
+{
+	const char *rest, *p;
+	double t = kernel_stamp(line, &rest), v;
+	struct udev_kill *k;
+	int a, c;
+	char dev[NAME_LEN], drv[NAME_LEN];
+
+	if (sscanf(rest, "bootprobe: init start at %lf", &v) == 1)
+		b->init_start_s = isnan(t) ? v : t;
+	else if (sscanf(rest, "bootprobe: coldplug start at %lf", &v) == 1)
+		b->coldplug_start_s = isnan(t) ? v : t;
+	else if (sscanf(rest, "bootprobe: coldplug done at %lf", &v) == 1)
+		b->coldplug_done_s = isnan(t) ? v : t;
+	else if (sscanf(rest, "bootprobe: %d of %d expected devices probed at %lf", &a, &c, &v) == 3) {
+		b->probed = a;
+		b->expected = c;
+		b->devices_done_s = isnan(t) ? v : t;
+	} else if (sscanf(rest, "bootprobe: BOOT-COMPLETE at %lf", &v) == 1)
+		b->complete_s = isnan(t) ? v : t;
+	else if (sscanf(rest, "bootprobe: device %63s driver=%63s", dev, drv) == 2) {
+		struct device_state *d = PUSH(b->devices, b->nr_devices);
+
+		copy(d->device, dev);
+		copy(d->driver, drv);
+	} else if ((p = strstr(rest, "Worker [")) &&
+		   sscanf(p, "Worker [%d] processing SEQNUM=%d killed", &a, &c) == 2 &&
+		   strstr(p, "killed")) {
+		k = PUSH(b->udev_kills, b->nr_udev_kills);
+		k->worker_pid = a;
+		k->seqnum = c;
+		k->ts_s = t;
+	}
+}
+
+void boot_data__parse_console(struct boot_data *b, const char *text, const char *label)
+{
+	char *copy_ = xstrdup(text), *save = NULL;
+
+	(void)label;
+	for (char *l = strtok_r(copy_, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		console_line(b, l);
+	free(copy_);
+}
+
+/* ---- boot.json ------------------------------------------------------------------- */
+
+static double event_timeout_from(const char *cmdline)
+{
+	const char *p = cmdline;
+	double v = DEFAULT_UDEV_EVENT_TIMEOUT_S, x;
+
+	/* The last one wins, as in udevd. */
+	while (p && (p = strstr(p, "udev.event_timeout="))) {
+		if ((p == cmdline || p[-1] == ' ') && sscanf(p, "udev.event_timeout=%lf", &x) == 1)
+			v = x;
+		p++;
+	}
+	return v;
+}
+
+static int load_boot_json(struct boot_data *b, char *err, int errlen)
+{
+	char *path = xasprintf("%s/boot.json", b->dir);
+	struct json_object *o = json_object_from_file(path);
+
+	if (!o) {
+		snprintf(err, errlen, "%s: missing or not JSON: not a finished boot", path);
+		free(path);
+		return -1;
+	}
+	b->name = xstrdup(*jstr(o, "boot") ? jstr(o, "boot") : "?");
+	b->mode = xstrdup(*jstr(o, "mode") ? jstr(o, "mode") : "?");
+	b->outcome = xstrdup(*jstr(o, "outcome") ? jstr(o, "outcome") : "?");
+	b->kernel_cmdline = xstrdup(jstr(o, "kernel_cmdline"));
+	b->wall_s = jget(o, "wall_s") ? json_object_get_double(jget(o, "wall_s")) : NAN;
+	b->event_timeout_s = event_timeout_from(b->kernel_cmdline);
+	if (!strcmp(b->mode, "?"))
+		warn(b, "%s: no mode", path);
+	json_object_put(o);
+	free(path);
+	return 0;
+}
+
+struct boot_data *boot_data__load(const char *dir, char *err, int errlen)
+{
+	struct boot_data *b = xcalloc(1, sizeof(*b));
+	char *path, *text;
+
+	b->dir = xstrdup(dir);
+	b->init_start_s = b->coldplug_start_s = b->coldplug_done_s = NAN;
+	b->devices_done_s = b->complete_s = NAN;
+	if (load_boot_json(b, err, errlen)) {
+		boot_data__free(b);
+		return NULL;
+	}
+	path = xasprintf("%s/console.log", dir);
+	text = read_file(path, NULL);
+	if (text)
+		boot_data__parse_console(b, text, path);
+	else
+		warn(b, "%s: %s", path, strerror(errno));
+	free(text);
+	free(path);
+	path = xasprintf("%s/events.jsonl", dir);
+	text = read_file(path, NULL);
+	if (text && *text)
+		boot_data__parse_events(b, text, path);
+	else if (!text)
+		warn(b, "%s: %s", path, strerror(errno));
+	free(text);
+	free(path);
+	return b;
+}
+
+void boot_data__free(struct boot_data *b)
+{
+	if (!b)
+		return;
+	for (int i = 0; i < b->nr_kills; i++)
+		strv__free(&b->kills[i].stack);
+	free(b->kills);
+	free(b->probes);
+	free(b->modloads);
+	free(b->kwaits);
+	free(b->udev_kills);
+	free(b->devices);
+	strv__free(&b->warnings);
+	strv__free(&b->not_attached);
+	free(b->dir);
+	free(b->name);
+	free(b->mode);
+	free(b->outcome);
+	free(b->kernel_cmdline);
+	free(b);
+}
+
+bool probe_span__in_user_space(const struct boot_data *b, const struct probe_span *p)
+{
+	if (p->pre_collector || p->start_ns == UNKNOWN_NS)
+		return false;
+	return isnan(b->init_start_s) || p->start_ns >= (int64_t)(b->init_start_s * 1e9) - 1000000;
+}
+
+bool probe_span__failed(const struct probe_span *p)
+{
+	/* -ENODEV and -ENXIO reject a match; -EPROBE_DEFER retries later. */
+	return p->ret != 0 && p->ret != -19 && p->ret != -6 && p->ret != -EPROBE_DEFER_;
+}
+
+double boot_data__boot_time(const struct boot_data *b)
+{
+	double t = b->coldplug_done_s;
+
+	if (isnan(t))
+		return NAN;
+	if (!isnan(b->devices_done_s) && b->devices_done_s > t)
+		t = b->devices_done_s;
+	for (int i = 0; i < b->nr_probes; i++) {
+		const struct probe_span *p = &b->probes[i];
+
+		if (probe_span__in_user_space(b, p) && p->end_ns / 1e9 > t)
+			t = p->end_ns / 1e9;
+	}
+	return t;
+}

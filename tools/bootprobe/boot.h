@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One boot folder, loaded: boot.json, the console's markers and udevd's log
+ * lines, and the probetrace event stream (docs/events.md).  Loading never
+ * fails on bad content: it keeps what it can use and records a warning that
+ * names the file and line.
+ */
+#ifndef BOOTPROBE_BOOT_H
+#define BOOTPROBE_BOOT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "util.h"
+
+#define NAME_LEN 64
+#define UNKNOWN_NS INT64_MIN
+
+struct probe_span {
+	char driver[NAME_LEN], device[NAME_LEN], bus[NAME_LEN], owner[NAME_LEN];
+	char comm[NAME_LEN], origin[NAME_LEN], origin_module[NAME_LEN];
+	int pid, origin_pid, ret;
+	bool async, pre_collector;
+	int64_t start_ns, end_ns;	/* start UNKNOWN_NS if it began before the collector */
+};
+
+struct module_load {
+	char name[NAME_LEN], comm[NAME_LEN];
+	int pid, ret;
+	int64_t start_ns, end_ns;
+};
+
+struct kthread_wait {
+	char comm[NAME_LEN], caller[128], probe_device[NAME_LEN];
+	int pid, ret;
+	bool fatal_signal;
+	int64_t end_ns, wait_ns;
+};
+
+struct kill_event {
+	int64_t ts_ns;
+	int sig;
+	int sender_pid, target_pid;
+	char sender_comm[NAME_LEN], target_comm[NAME_LEN], result[NAME_LEN];
+	/* the target's state at the kill */
+	char module[NAME_LEN], probe_driver[NAME_LEN], probe_device[NAME_LEN];
+	char kthread_caller[128];
+	int64_t module_for_ns, probe_for_ns, kthread_for_ns;	/* -1: not in it */
+	struct strv stack;
+};
+
+struct udev_kill {
+	int worker_pid, seqnum;
+	double ts_s;
+};
+
+struct device_state {
+	char device[NAME_LEN], driver[NAME_LEN];	/* driver "none" if unbound */
+};
+
+struct boot_data {
+	char *dir, *name, *mode, *outcome, *kernel_cmdline;
+	double wall_s;
+	double event_timeout_s;		/* udev's: from the command line, else 180 */
+	/* console markers, seconds since kernel start; NAN when absent */
+	double init_start_s, coldplug_start_s, coldplug_done_s, devices_done_s, complete_s;
+	int expected, probed;
+	struct udev_kill *udev_kills;
+	int nr_udev_kills;
+	struct device_state *devices;
+	int nr_devices;
+	/* events */
+	bool has_events, has_header, has_trailer;
+	int64_t events_written, events_dropped, bpf_drops;
+	struct strv not_attached;
+	struct probe_span *probes;
+	int nr_probes;
+	struct module_load *modloads;
+	int nr_modloads;
+	struct kthread_wait *kwaits;
+	int nr_kwaits;
+	struct kill_event *kills;	/* SIGKILLs generated */
+	int nr_kills;
+	int unknown_records;
+	struct strv warnings;		/* "file:line: what" */
+};
+
+/* Load @dir; NULL only if it is not a boot folder at all (message in @err). */
+struct boot_data *boot_data__load(const char *dir, char *err, int errlen);
+void boot_data__free(struct boot_data *b);
+
+/* Parse the event stream text (exposed for tests and the fuzzer). */
+void boot_data__parse_events(struct boot_data *b, const char *text, const char *label);
+void boot_data__parse_console(struct boot_data *b, const char *text, const char *label);
+
+/*
+ * Boot time, defined here and only here: from kernel start (0) to the later
+ * of udev's queue being empty after coldplug ("coldplug done") and the end
+ * of the last driver probe that ran in user space (async ones included), or
+ * /init's "expected devices probed" mark.  NAN if the boot never got there.
+ */
+double boot_data__boot_time(const struct boot_data *b);
+
+/* Probes that ran once user space started (spans with a known start). */
+bool probe_span__in_user_space(const struct boot_data *b, const struct probe_span *p);
+/* A failure, not a rejected match or a deferral. */
+bool probe_span__failed(const struct probe_span *p);
+
+#endif

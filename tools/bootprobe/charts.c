@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Charts through gnuplot: the program writes plain data files and one
+ * script per chart into DIR/charts/, then runs gnuplot on each script,
+ * which renders an SVG (inlined in report.html) and a PNG.
+ */
+#define _GNU_SOURCE
+#include "charts.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+const char *const chart_names[] = { "gantt", "boottime", "cdf", "kills", NULL };
+const char *const chart_titles[] = {
+	"Probe timeline of a typical boot per mode (red: failed probe)",
+	"Boot time per mode (each point a boot; bar: median)",
+	"Per-driver probe latency, cumulative distribution",
+	"SIGKILLs over time (each point a kill; y: boot)",
+};
+
+/* The ok boot of @m whose boot time is closest to the mode's median. */
+static const struct boot_data *typical_boot(struct run_data *r, const struct mode_stats *m)
+{
+	const struct boot_data *best = NULL;
+	double best_d = INFINITY;
+
+	for (int i = 0; i < r->nr_boots; i++) {
+		const struct boot_data *b = r->boots[i];
+		double d;
+
+		if (strcmp(b->mode, m->name) || strcmp(b->outcome, "ok"))
+			continue;
+		d = fabs(boot_data__boot_time(b) - m->s[M_BOOT].median);
+		if (!best || d < best_d) {
+			best = b;
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+static FILE *open_in(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		fprintf(stderr, "bootprobe report: %s: %s\n", path, strerror(errno));
+	free(path);
+	return f;
+}
+
+/* Both terminals, same plot: the script's body is replayed for the PNG. */
+static void script_head(FILE *f, const char *name, int width, int height)
+{
+	fprintf(f, "set terminal svg size %d,%d dynamic noenhanced font 'sans,11' background '#ffffff'\n"
+		"set output '%s.svg'\n", width, height, name);
+}
+
+static void script_tail(FILE *f, const char *name, int width, int height)
+{
+	fprintf(f, "set terminal pngcairo size %d,%d noenhanced font 'sans,10'\n"
+		"set output '%s.png'\nreplot\nunset output\n", width, height, name);
+}
+
+static int gantt(struct run_data *r, const char *dir)
+{
+	FILE *f = open_in(dir, "gantt.gp");
+	double xmax = 1;
+	int cols = r->nr_modes < 3 ? r->nr_modes : 3, rows = (r->nr_modes + 2) / 3;
+	int width = 480 * cols, height = 380 * rows;
+
+	if (!f)
+		return -1;
+	for (int i = 0; i < r->nr_modes; i++) {
+		const struct boot_data *b = typical_boot(r, &r->modes[i]);
+		double t = b ? boot_data__boot_time(b) : NAN;
+
+		if (!isnan(t) && t > xmax)
+			xmax = t;
+	}
+	fprintf(f, "set terminal svg size %d,%d dynamic noenhanced font 'sans,11' background '#ffffff'\n"
+		"set output 'gantt.svg'\n", width, height);
+	fprintf(f, "set style fill solid 0.8 border -1\nset xrange [0:%.3f]\nset xlabel 'seconds since kernel start'\n"
+		"set grid xtics\nunset key\n", xmax * 1.05);
+	fprintf(f, "do for [t=1:2] {\n"
+		"if (t == 2) { set terminal pngcairo size %d,%d noenhanced font 'sans,10'; set output 'gantt.png' }\n"
+		"set multiplot layout %d,%d\n", width, height, rows, cols);
+	for (int i = 0; i < r->nr_modes; i++) {
+		const struct mode_stats *m = &r->modes[i];
+		const struct boot_data *b = typical_boot(r, m);
+		char *dat = xasprintf("gantt-%d.dat", i);
+		FILE *d = open_in(dir, dat);
+		int y = 0;
+
+		if (!d) {
+			free(dat);
+			fclose(f);
+			return -1;
+		}
+		fprintf(d, "# y start_s end_s failed label\n");
+		for (int k = 0; b && k < b->nr_probes; k++) {
+			const struct probe_span *p = &b->probes[k];
+
+			if (!probe_span__in_user_space(b, p))
+				continue;
+			fprintf(d, "%d %.4f %.4f %d \"%s %s%s\"\n", y++, p->start_ns / 1e9, p->end_ns / 1e9,
+				probe_span__failed(p), p->driver, p->device, p->async ? " (async)" : "");
+		}
+		if (!y)
+			fprintf(d, "0 0 0 0 \"no probes\"\n");
+		fclose(d);
+		fprintf(f, "set title '%s: %s' noenhanced\n", m->name, b ? b->name : "no ok boot");
+		fprintf(f, "set yrange [-0.6:%d]\nunset ytics\n", y ? y : 1);
+		fprintf(f, "plot '%s' using 2:1:2:3:($1-0.35):($1+0.35):($4 > 0 ? 0xd62728 : 0x1f77b4) "
+			"with boxxyerror lc rgb variable, '' using 3:1:5 with labels left offset 0.5,0 font ',8'\n",
+			dat);
+		free(dat);
+	}
+	fprintf(f, "unset multiplot\n}\nunset output\n");
+	fclose(f);
+	return 0;
+}
+
+static int boottime(struct run_data *r, const char *dir)
+{
+	FILE *f = open_in(dir, "boottime.gp"), *d = open_in(dir, "boottime.dat");
+	uint64_t rng = STATS_SEED;
+
+	if (!f || !d) {
+		if (f)
+			fclose(f);
+		if (d)
+			fclose(d);
+		return -1;
+	}
+	fprintf(d, "# mode_index boot_s\n");
+	for (int i = 0; i < r->nr_modes; i++)
+		for (size_t k = 0; k < r->modes[i].n[M_BOOT]; k++)
+			fprintf(d, "%.3f %.4f\n", i + ((stats_rand(&rng) % 1000) / 1000.0 - 0.5) * 0.3,
+				r->modes[i].values[M_BOOT][k]);
+	fprintf(d, "\n\n# mode_index median_s\n");
+	for (int i = 0; i < r->nr_modes; i++)
+		if (!isnan(r->modes[i].s[M_BOOT].median))
+			fprintf(d, "%d %.4f\n", i, r->modes[i].s[M_BOOT].median);
+	fclose(d);
+	script_head(f, "boottime", 640, 420);
+	fprintf(f, "set xrange [-0.6:%d.6]\nset ylabel 'boot time (s)'\nset yrange [0:*]\nunset key\n"
+		"set grid ytics\nset xtics (", r->nr_modes - 1);
+	for (int i = 0; i < r->nr_modes; i++)
+		fprintf(f, "%s'%s' %d", i ? ", " : "", r->modes[i].name, i);
+	fprintf(f, ")\nplot 'boottime.dat' index 0 using 1:2 with points pt 7 ps 0.7 lc rgb '#1f77b4', "
+		"'' index 1 using 1:2:(0.3):(0) with vectors nohead lw 3 lc rgb '#d62728'\n");
+	script_tail(f, "boottime", 640, 420);
+	fclose(f);
+	return 0;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int cdf(struct run_data *r, const char *dir)
+{
+	FILE *f = open_in(dir, "cdf.gp"), *d = open_in(dir, "cdf.dat");
+	int blocks = 0;
+
+	if (!f || !d) {
+		if (f)
+			fclose(f);
+		if (d)
+			fclose(d);
+		return -1;
+	}
+	script_head(f, "cdf", 720, 420);
+	fprintf(f, "set xlabel 'probe time (s)'\nset ylabel 'fraction of probes'\nset yrange [0:1.05]\n"
+		"set key bottom right\nset grid\nplot ");
+	for (int i = 0; i < r->nr_modes; i++) {
+		const struct mode_stats *m = &r->modes[i];
+
+		for (int k = 0; k < m->nr_drivers; k++) {
+			const struct driver_stats *ds = &m->drivers[k];
+			double *v = xmalloc((ds->n + 1) * sizeof(*v));
+
+			memcpy(v, ds->probe_s, ds->n * sizeof(*v));
+			qsort(v, ds->n, sizeof(*v), cmp_d);
+			fprintf(d, "# %s %s\n", m->name, ds->driver);
+			for (size_t j = 0; j < ds->n; j++)
+				fprintf(d, "%.5f %.5f\n", v[j], (j + 1.0) / ds->n);
+			fprintf(d, "\n\n");
+			fprintf(f, "%s'cdf.dat' index %d using 1:2 with steps lw 2 title '%s: %s'",
+				blocks ? ", " : "", blocks, m->name, ds->driver);
+			blocks++;
+			free(v);
+		}
+	}
+	if (!blocks)
+		fprintf(f, "NaN title 'no probes recorded'");
+	fprintf(f, "\n");
+	script_tail(f, "cdf", 720, 420);
+	fclose(f);
+	fclose(d);
+	return 0;
+}
+
+static int kills(struct run_data *r, const char *dir)
+{
+	FILE *f = open_in(dir, "kills.gp"), *d = open_in(dir, "kills.dat");
+	int n = 0;
+
+	if (!f || !d) {
+		if (f)
+			fclose(f);
+		if (d)
+			fclose(d);
+		return -1;
+	}
+	for (int i = 0; i < r->nr_modes; i++) {
+		fprintf(d, "# %s: kill_s boot_number\n", r->modes[i].name);
+		for (int k = 0; k < r->nr_boots; k++) {
+			const struct boot_data *b = r->boots[k];
+
+			if (strcmp(b->mode, r->modes[i].name))
+				continue;
+			for (int j = 0; j < b->nr_kills; j++, n++)
+				fprintf(d, "%.4f %d\n", b->kills[j].ts_ns / 1e9, k + 1);
+			for (int j = 0; !b->has_events && j < b->nr_udev_kills; j++, n++)
+				fprintf(d, "%.4f %d\n", b->udev_kills[j].ts_s, k + 1);
+		}
+		fprintf(d, "\n\n");
+	}
+	fclose(d);
+	script_head(f, "kills", 720, 420);
+	fprintf(f, "set xlabel 'seconds since kernel start'\nset ylabel 'boot'\nset grid\nset key outside right\n"
+		"set yrange [0:%d]\nset xrange [0:*]\nplot ", r->nr_boots + 1);
+	for (int i = 0; i < r->nr_modes; i++)
+		fprintf(f, "%s'kills.dat' index %d using 1:2 with points pt 7 title '%s'", i ? ", " : "", i,
+			r->modes[i].name);
+	if (!n)
+		fprintf(f, ", NaN title 'no kills'");
+	fprintf(f, "\n");
+	script_tail(f, "kills", 720, 420);
+	fclose(f);
+	return 0;
+}
+
+static int run_gnuplot(const char *dir, const char *script)
+{
+	char *log = xasprintf("%s/gnuplot.log", dir);
+	int status = -1;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		FILE *l = fopen(log, "a");
+
+		if (chdir(dir) || !l)
+			_exit(127);
+		dup2(fileno(l), STDERR_FILENO);
+		dup2(fileno(l), STDOUT_FILENO);
+		execlp("gnuplot", "gnuplot", script, (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	free(log);
+	if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "bootprobe report: gnuplot %s/%s failed (see %s/gnuplot.log)\n",
+			dir, script, dir);
+		return -1;
+	}
+	return 0;
+}
+
+int charts__write(struct run_data *r, const char *out)
+{
+	char *dir = xasprintf("%s/charts", out);
+	int (*const writers[])(struct run_data *, const char *) = { gantt, boottime, cdf, kills };
+	int err = mkdir_p(dir);
+
+	if (err) {
+		fprintf(stderr, "bootprobe report: %s: %s\n", dir, strerror(-err));
+		free(dir);
+		return -1;
+	}
+	{
+		char *log = xasprintf("%s/gnuplot.log", dir);
+
+		unlink(log);
+		free(log);
+	}
+	for (int i = 0; chart_names[i]; i++) {
+		char *script = xasprintf("%s.gp", chart_names[i]);
+
+		if (writers[i](r, dir) || run_gnuplot(dir, script))
+			err = -1;
+		free(script);
+	}
+	free(dir);
+	return err;
+}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* gnuplot charts of a run, each as SVG and PNG. */
+#ifndef BOOTPROBE_CHARTS_H
+#define BOOTPROBE_CHARTS_H
+
+#include "rundata.h"
+
+/* Chart names written into DIR/charts/NAME.{svg,png}; a NULL-terminated list. */
+extern const char *const chart_names[];
+extern const char *const chart_titles[];
+
+/* Write data files and scripts, run gnuplot; 0 or -1 with a message on stderr. */
+int charts__write(struct run_data *r, const char *dir);
+
+#endif

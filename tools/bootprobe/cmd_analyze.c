@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0
+/* `bootprobe report`, `explain` and `compare`. */
+#define _GNU_SOURCE
+#include "analyze.h"
+#include "report.h"
+#include "rundata.h"
+
+#include <getopt.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void print_json(json_object *o)
+{
+	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+}
+
+/* A one-line error and exit status 2, as for every bad input. */
+static int usage_error(const char *cmd, const char *msg, const char *arg)
+{
+	fprintf(stderr, "bootprobe %s: %s%s%s (see bootprobe %s --help)\n", cmd, msg,
+		arg ? " " : "", arg ? arg : "", cmd);
+	return 2;
+}
+
+/* ---- report -------------------------------------------------------------------------- */
+
+static const char report_usage[] =
+"Usage: bootprobe report [OPTIONS] RUN\n"
+"\n"
+"Analyse a results folder: per mode and metric the median, IQR, min/max and a\n"
+"95 % bootstrap CI; every mode against sync (or the first mode) with the CI of\n"
+"the difference and a Mann-Whitney U test; kill and failed-probe rates; async\n"
+"efficiency; the what-if prediction from sync boots; probe orders; killed\n"
+"probes explained.  Writes RUN/report/: report.md, report.html (self-contained),\n"
+"summary.csv, summary.json, charts/ (gnuplot SVG and PNG), traces/ (one\n"
+"Perfetto / Chrome trace per boot).\n"
+"\n"
+"  -o, --out DIR      write the report there instead of RUN/report\n"
+"      --no-charts    skip gnuplot\n"
+"      --no-traces    skip the per-boot traces\n"
+"  -j, --json         print summary.json on standard output\n"
+"  -h, --help         this text\n"
+"\n"
+"Examples:\n"
+"  bootprobe report results/20261203-101500-default\n"
+"  bootprobe report --json results/last | jq '.comparisons'\n";
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "out", required_argument, NULL, 'o' }, { "no-charts", no_argument, NULL, 'c' },
+		{ "no-traces", no_argument, NULL, 't' }, { "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' }, { 0 },
+	};
+	struct report_opts ro = { .charts = true, .traces = true };
+	struct run_data *r;
+	bool json = false;
+	char err[512];
+	int c, rc;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': ro.out = optarg; break;
+		case 'c': ro.charts = false; break;
+		case 't': ro.traces = false; break;
+		case 'j': json = true; break;
+		case 'h': fputs(report_usage, stdout); return 0;
+		case ':': return usage_error("report", "option needs a value:", argv[optind - 1]);
+		default: return usage_error("report", "unknown option", argv[optind - 1]);
+		}
+	}
+	if (optind != argc - 1)
+		return usage_error("report", "want exactly one RUN folder", NULL);
+	r = run_data__load(argv[optind], err, sizeof(err));
+	if (!r) {
+		fprintf(stderr, "bootprobe report: %s\n", err);
+		return 1;
+	}
+	run_data__analyze(r);
+	rc = report__write(r, &ro) ? 1 : 0;
+	if (json) {
+		json_object *s = run_data__summary_json(r);
+
+		print_json(s);
+		json_object_put(s);
+	} else {
+		char *out = ro.out ? xstrdup(ro.out) : xasprintf("%s/report", r->dir);
+
+		fprintf(stderr, "bootprobe report: %d boots, %d modes -> %s/report.md%s\n", r->nr_boots,
+			r->nr_modes, out, r->warnings.n ? " (with input warnings, see the report)" : "");
+		free(out);
+	}
+	run_data__free(r);
+	return rc;
+}
+
+/* ---- explain --------------------------------------------------------------------------- */
+
+static const char explain_usage[] =
+"Usage: bootprobe explain [--json] BOOT...\n"
+"\n"
+"For one boot folder (RUN/boots/MODE-NNN), or every boot of a RUN folder:\n"
+"each SIGKILL that hit a task loading a module or probing, as a causal chain\n"
+"(who sent it, when, what the victim was doing and for how long, what\n"
+"kthread_create and the probe returned, whether the device is bound), the\n"
+"victim's kernel stack, every failed probe, and every driver at risk: probe\n"
+"time from one third of udev's event timeout (udevd's warning point).\n"
+"\n"
+"Examples:\n"
+"  bootprobe explain results/RUN/boots/killable-001\n"
+"  bootprobe explain --json results/RUN\n";
+
+static int explain_one(const char *dir, bool json, json_object *arr)
+{
+	char err[512];
+	struct boot_data *b = boot_data__load(dir, err, sizeof(err));
+
+	if (!b) {
+		fprintf(stderr, "bootprobe explain: %s\n", err);
+		return 1;
+	}
+	if (json)
+		json_object_array_add(arr, boot__explain_json(b));
+	else
+		boot__explain(b, stdout);
+	boot_data__free(b);
+	return 0;
+}
+
+int cmd_explain(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' }, { 0 },
+	};
+	json_object *arr = json_object_new_array();
+	bool json = false;
+	int c, rc = 0;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(explain_usage, stdout);
+			json_object_put(arr);
+			return 0;
+		}
+		if (c != 'j') {
+			json_object_put(arr);
+			return usage_error("explain", "unknown option", argv[optind - 1]);
+		}
+		json = true;
+	}
+	if (optind == argc) {
+		json_object_put(arr);
+		return usage_error("explain", "want a BOOT or RUN folder", NULL);
+	}
+	for (int i = optind; i < argc; i++) {
+		char *boots = xasprintf("%s/boots", argv[i]);
+
+		if (path_exists(boots)) {
+			char err[512];
+			struct run_data *r = run_data__load(argv[i], err, sizeof(err));
+
+			if (!r) {
+				fprintf(stderr, "bootprobe explain: %s\n", err);
+				rc = 1;
+			}
+			for (int k = 0; r && k < r->nr_boots; k++) {
+				if (json)
+					json_object_array_add(arr, boot__explain_json(r->boots[k]));
+				else {
+					boot__explain(r->boots[k], stdout);
+					putchar('\n');
+				}
+			}
+			run_data__free(r);
+		} else {
+			rc |= explain_one(argv[i], json, arr);
+		}
+		free(boots);
+	}
+	if (json)
+		print_json(arr);
+	json_object_put(arr);
+	return rc;
+}
+
+/* ---- compare ----------------------------------------------------------------------------- */
+
+static const char compare_usage[] =
+"Usage: bootprobe compare [OPTIONS] RUN_A RUN_B\n"
+"\n"
+"Two runs side by side (two kernels, two scenarios): for every mode in both,\n"
+"boot time and probe phase medians, the difference B - A with its 95 %\n"
+"bootstrap CI, the change in percent and a Mann-Whitney U test.\n"
+"\n"
+"      --fail-if-slower PCT  exit 1 when B's median boot time is more than PCT %\n"
+"                            above A's and the CI of the difference lies above 0\n"
+"  -j, --json                machine-readable output\n"
+"  -h, --help                this text\n"
+"\n"
+"Examples:\n"
+"  bootprobe compare results/old-kernel results/new-kernel\n"
+"  bootprobe compare --fail-if-slower 5 results/main results/branch   # a CI gate\n";
+
+static int compare_runs(struct run_data *a, struct run_data *b, double fail_pct, bool json)
+{
+	json_object *arr = json_object_new_array();
+	bool regression = false;
+	int shared = 0;
+
+	if (!json)
+		printf("%-14s %-16s %10s %10s %10s %22s %8s %8s\n", "mode", "metric", "A", "B", "B-A",
+		       "95% CI", "change", "p");
+	for (int i = 0; i < a->nr_modes; i++) {
+		struct mode_stats *ma = &a->modes[i], *mb = run_data__mode(b, ma->name);
+		const enum metric ms[] = { M_BOOT, M_PHASE };
+
+		if (!mb)
+			continue;
+		shared++;
+		for (size_t k = 0; k < 2; k++) {
+			struct comparison c;
+			bool slower;
+
+			compare_metric(ma, mb, ms[k], &c);
+			slower = ms[k] == M_BOOT && !isnan(fail_pct) && c.pct > fail_pct && c.diff_lo > 0;
+			regression |= slower;
+			if (json) {
+				json_object *o = json_object_new_object();
+
+				json_object_object_add(o, "mode", json_object_new_string(ma->name));
+				json_object_object_add(o, "metric", json_object_new_string(metric_names[ms[k]]));
+				json_object_object_add(o, "median_a", json_object_new_double(c.median_a));
+				json_object_object_add(o, "median_b", json_object_new_double(c.median_b));
+				json_object_object_add(o, "diff", json_object_new_double(c.diff));
+				json_object_object_add(o, "diff_ci95_lo", json_object_new_double(c.diff_lo));
+				json_object_object_add(o, "diff_ci95_hi", json_object_new_double(c.diff_hi));
+				json_object_object_add(o, "pct", json_object_new_double(c.pct));
+				json_object_object_add(o, "p", json_object_new_double(c.mw.p));
+				json_object_object_add(o, "slower_beyond_threshold", json_object_new_boolean(slower));
+				json_object_array_add(arr, o);
+			} else {
+				printf("%-14s %-16s %10.3f %10.3f %+10.3f %10.3f .. %-8.3f %+7.1f%% %8.3g%s\n",
+				       ma->name, metric_names[ms[k]], c.median_a, c.median_b, c.diff,
+				       c.diff_lo, c.diff_hi, c.pct, c.mw.p, slower ? "  SLOWER" : "");
+			}
+		}
+	}
+	if (json) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "a", json_object_new_string(a->dir));
+		json_object_object_add(o, "b", json_object_new_string(b->dir));
+		json_object_object_add(o, "comparisons", arr);
+		json_object_object_add(o, "regression", json_object_new_boolean(regression));
+		print_json(o);
+		json_object_put(o);
+	} else {
+		json_object_put(arr);
+	}
+	if (!shared) {
+		fprintf(stderr, "bootprobe compare: %s and %s share no mode\n", a->dir, b->dir);
+		return 2;
+	}
+	if (regression)
+		fprintf(stderr, "bootprobe compare: %s is slower than %s by more than %g %%\n",
+			b->dir, a->dir, fail_pct);
+	return regression ? 1 : 0;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "fail-if-slower", required_argument, NULL, 'f' }, { "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' }, { 0 },
+	};
+	double fail_pct = NAN;
+	struct run_data *a, *b;
+	bool json = false;
+	char err[512];
+	int c, rc;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if (!parse_seconds(optarg, &fail_pct))
+				return usage_error("compare", "--fail-if-slower wants a percentage > 0, not",
+						   optarg);
+			break;
+		case 'j': json = true; break;
+		case 'h': fputs(compare_usage, stdout); return 0;
+		case ':': return usage_error("compare", "option needs a value:", argv[optind - 1]);
+		default: return usage_error("compare", "unknown option", argv[optind - 1]);
+		}
+	}
+	if (optind != argc - 2)
+		return usage_error("compare", "want two RUN folders", NULL);
+	a = run_data__load(argv[optind], err, sizeof(err));
+	if (!a) {
+		fprintf(stderr, "bootprobe compare: %s\n", err);
+		return 2;
+	}
+	b = run_data__load(argv[optind + 1], err, sizeof(err));
+	if (!b) {
+		fprintf(stderr, "bootprobe compare: %s\n", err);
+		run_data__free(a);
+		return 2;
+	}
+	run_data__analyze(a);
+	run_data__analyze(b);
+	rc = compare_runs(a, b, fail_pct, json);
+	run_data__free(a);
+	run_data__free(b);
+	return rc;
+}

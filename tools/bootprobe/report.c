@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The report of a run, in RUN/report/ unless told otherwise:
+ *   report.md, report.html (self-contained, inline SVG), summary.csv,
+ *    summary.json, charts/NAME.svg and .png, traces/BOOT.json (Perfetto).
+ */
+#define _GNU_SOURCE
+#include "report.h"
+#include "charts.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static FILE *create(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		fprintf(stderr, "bootprobe report: %s: %s\n", path, strerror(errno));
+	free(path);
+	return f;
+}
+
+static void fmt(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.3f", v);
+}
+
+/* ---- summary.csv ---------------------------------------------------------------- */
+
+static void csv_row(FILE *f, const char *mode, const char *metric, const struct summary *s)
+{
+	fprintf(f, "%s,%s,%zu", mode, metric, s->n);
+	const double v[] = { s->median, s->q1, s->q3, s->iqr, s->min, s->max, s->ci_lo, s->ci_hi };
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		isnan(v[i]) ? fprintf(f, ",") : fprintf(f, ",%.6g", v[i]);
+	fprintf(f, "\n");
+}
+
+static int write_csv(struct run_data *r, const char *dir)
+{
+	FILE *f = create(dir, "summary.csv");
+
+	if (!f)
+		return -1;
+	fprintf(f, "mode,metric,n,median,q1,q3,iqr,min,max,ci95_lo,ci95_hi\n");
+	for (int i = 0; i < r->nr_modes; i++) {
+		const struct mode_stats *m = &r->modes[i];
+
+		for (int k = 0; k < M_COUNT; k++)
+			csv_row(f, m->name, metric_names[k], &m->s[k]);
+		for (int k = 0; k < m->nr_drivers; k++) {
+			char *name = xasprintf("driver_probe_s:%s", m->drivers[k].driver);
+
+			csv_row(f, m->name, name, &m->drivers[k].s);
+			free(name);
+		}
+		csv_row(f, m->name, "whatif_all_async_boot_s", &m->whatif_s);
+	}
+	return fclose(f) ? -1 : 0;
+}
+
+/* ---- report.md (the same text feeds report.html) ------------------------------------ */
+
+static void md_summary_row(FILE *f, const char *label, const struct summary *s)
+{
+	char med[32], q1[32], q3[32], lo[32], hi[32], mn[32], mx[32];
+
+	fmt(med, sizeof(med), s->median);
+	fmt(q1, sizeof(q1), s->q1);
+	fmt(q3, sizeof(q3), s->q3);
+	fmt(lo, sizeof(lo), s->ci_lo);
+	fmt(hi, sizeof(hi), s->ci_hi);
+	fmt(mn, sizeof(mn), s->min);
+	fmt(mx, sizeof(mx), s->max);
+	fprintf(f, "| %s | %zu | %s | %s – %s | %s – %s | %s – %s |\n", label, s->n, med, q1, q3,
+		lo, hi, mn, mx);
+}
+
+static void md_modes(FILE *f, struct run_data *r)
+{
+	fprintf(f, "## Per mode\n\n");
+	for (int i = 0; i < r->nr_modes; i++) {
+		const struct mode_stats *m = &r->modes[i];
+
+		fprintf(f, "### %s\n\n%d boots, %d ok; kill rate %d/%d boots; failed probes %d of %d\n\n",
+			m->name, m->boots, m->ok, m->boots_with_kills, m->boots, m->failed_probes,
+			m->probes);
+		fprintf(f, "| metric | n | median | IQR | 95 %% CI of median | min – max |\n"
+			"|---|---|---|---|---|---|\n");
+		for (int k = 0; k < M_COUNT; k++)
+			md_summary_row(f, metric_titles[k], &m->s[k]);
+		for (int k = 0; k < m->nr_drivers; k++) {
+			char *label = xasprintf("probe time of %s (s)", m->drivers[k].driver);
+
+			md_summary_row(f, label, &m->drivers[k].s);
+			free(label);
+		}
+		fprintf(f, "\n");
+	}
+}
+
+static void md_comparisons(FILE *f, struct run_data *r)
+{
+	struct mode_stats *base = run_data__baseline(r);
+
+	if (!base || r->nr_modes < 2)
+		return;
+	fprintf(f, "## Compared with %s\n\n"
+		"Difference of medians (mode − %s) with its 95 %% bootstrap CI, and the "
+		"two-sided Mann-Whitney U test.\n\n"
+		"| mode | metric | median %s | median mode | difference | 95 %% CI | change | U | p |\n"
+		"|---|---|---|---|---|---|---|---|---|\n", base->name, base->name, base->name);
+	for (int i = 0; i < r->nr_modes; i++) {
+		const enum metric ms[] = { M_BOOT, M_PHASE, M_GAP };
+
+		if (&r->modes[i] == base)
+			continue;
+		for (size_t k = 0; k < sizeof(ms) / sizeof(ms[0]); k++) {
+			struct comparison c;
+
+			compare_metric(base, &r->modes[i], ms[k], &c);
+			fprintf(f, "| %s | %s | %.3f | %.3f | %+.3f | %+.3f – %+.3f | %+.1f %% | %.1f | %.3g%s |\n",
+				r->modes[i].name, metric_titles[ms[k]], c.median_a, c.median_b, c.diff,
+				c.diff_lo, c.diff_hi, c.pct, c.mw.u, c.mw.p, c.mw.exact ? " (exact)" : "");
+		}
+	}
+	fprintf(f, "\n");
+}
+
+static void md_efficiency(FILE *f, struct run_data *r)
+{
+	struct mode_stats *base = run_data__baseline(r);
+
+	fprintf(f, "## Against the physical limit\n\n"
+		"Probe phase divided by the longest single probe (1.0: perfectly parallel) and by "
+		"the sum of all probes (1.0: perfectly serial).\n\n"
+		"| mode | phase / longest probe (median) | phase / sum of probes (median) |\n|---|---|---|\n");
+	for (int i = 0; i < r->nr_modes; i++)
+		fprintf(f, "| %s | %.2f | %.2f |\n", r->modes[i].name, r->modes[i].eff_longest_s.median,
+			r->modes[i].eff_sum_s.median);
+	if (!base)
+		return;
+	fprintf(f, "\n## What if every probe were asynchronous?\n\n"
+		"Predicted from the %s boots alone: each boot's probe phase replaced by its longest "
+		"probe (the critical path when all probes run in parallel).\n\n"
+		"| | boot time, median (s) | 95 %% CI |\n|---|---|---|\n"
+		"| predicted from %s | %.3f | %.3f – %.3f |\n", base->name, base->name,
+		base->whatif_s.median, base->whatif_s.ci_lo, base->whatif_s.ci_hi);
+	for (int i = 0; i < r->nr_modes; i++)
+		if (&r->modes[i] != base)
+			fprintf(f, "| measured %s | %.3f | %.3f – %.3f |\n", r->modes[i].name,
+				r->modes[i].s[M_BOOT].median, r->modes[i].s[M_BOOT].ci_lo,
+				r->modes[i].s[M_BOOT].ci_hi);
+	fprintf(f, "\n");
+}
+
+static void md_orders(FILE *f, struct run_data *r)
+{
+	fprintf(f, "## Probe order and device naming across boots\n\n");
+	for (int i = 0; i < r->nr_modes; i++) {
+		const struct mode_stats *m = &r->modes[i];
+
+		fprintf(f, "- **%s**: %zu distinct probe order%s over %d ok boots; %zu distinct "
+			"device→driver set%s\n", m->name, m->orders.n, m->orders.n == 1 ? "" : "s", m->ok,
+			m->device_sets.n, m->device_sets.n == 1 ? "" : "s");
+		for (size_t k = 0; k < m->orders.n && k < 5; k++)
+			fprintf(f, "  - %d boot%s: `%s`\n", m->order_count[k],
+				m->order_count[k] == 1 ? "" : "s", m->orders.v[k]);
+		for (size_t k = 0; m->device_sets.n > 1 && k < m->device_sets.n && k < 5; k++)
+			fprintf(f, "  - devices, %d boot%s: `%s`\n", m->device_set_count[k],
+				m->device_set_count[k] == 1 ? "" : "s", m->device_sets.v[k]);
+	}
+	fprintf(f, "\n");
+}
+
+static void md_kills(FILE *f, struct run_data *r)
+{
+	int n = 0;
+
+	fprintf(f, "## Killed probes and drivers at risk\n\n");
+	for (int i = 0; i < r->nr_boots; i++) {
+		struct boot_data *b = r->boots[i];
+		struct boot_metrics bm;
+		char *text = NULL;
+		size_t len = 0;
+		FILE *m;
+
+		boot__metrics(b, &bm);
+		if (!bm.kills && !bm.failed_probes && !bm.udev_kills)
+			continue;
+		if (n++ >= 10) {
+			fprintf(f, "(further boots with kills: `bootprobe explain %s/boots/NAME`)\n\n", r->dir);
+			break;
+		}
+		m = open_memstream(&text, &len);
+		boot__explain(b, m);
+		fclose(m);
+		fprintf(f, "```\n%s```\n\n", text);
+		free(text);
+	}
+	if (!n)
+		fprintf(f, "No SIGKILL hit a task loading a module or probing, and no probe failed.\n\n");
+}
+
+static void md_warnings(FILE *f, struct run_data *r)
+{
+	if (!r->warnings.n)
+		return;
+	fprintf(f, "## Input problems (kept what could be used)\n\n");
+	for (size_t i = 0; i < r->warnings.n && i < 40; i++)
+		fprintf(f, "- %s\n", r->warnings.v[i]);
+	if (r->warnings.n > 40)
+		fprintf(f, "- ... and %zu more\n", r->warnings.n - 40);
+	fprintf(f, "\n");
+}
+
+static void write_md_body(FILE *f, struct run_data *r, bool charts)
+{
+	fprintf(f, "# bootprobe report: %s\n\n%d boots in %d modes. **Boot time** is measured "
+		"from kernel start to the later of udev's queue being empty after coldplug and the "
+		"end of the last driver probe in user space (async probes included); the guest's "
+		"own boot-complete mark and QEMU's wall time are shown next to it.\n\n",
+		r->run_id, r->nr_boots, r->nr_modes);
+	md_modes(f, r);
+	md_comparisons(f, r);
+	md_efficiency(f, r);
+	md_orders(f, r);
+	if (charts) {
+		fprintf(f, "## Charts\n\n");
+		for (int i = 0; chart_names[i]; i++)
+			fprintf(f, "### %s\n\n![%s](charts/%s.svg)\n\n", chart_titles[i], chart_names[i],
+				chart_names[i]);
+	}
+	md_kills(f, r);
+	md_warnings(f, r);
+}
+
+/* ---- report.html: the markdown's content, escaped, charts inline --------------------- */
+
+static void html_escape(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default:
+			if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t')
+				fputc('?', f);
+			else
+				fputc(*s, f);
+		}
+	}
+}
+
+/* A small markdown subset: headings, tables, lists, code blocks, images. */
+static void html_line(FILE *f, const char *line, const char *dir, bool *in_code, bool *in_table)
+{
+	if (!strncmp(line, "```", 3)) {
+		fputs(*in_code ? "</pre>\n" : "<pre>", f);
+		*in_code = !*in_code;
+		return;
+	}
+	if (*in_code) {
+		html_escape(f, line);
+		fputc('\n', f);
+		return;
+	}
+	if (*in_table && line[0] != '|') {
+		fputs("</table>\n", f);
+		*in_table = false;
+	}
+	if (line[0] == '#') {
+		int level = (int)strspn(line, "#");
+
+		fprintf(f, "<h%d>", level);
+		html_escape(f, line + level + 1);
+		fprintf(f, "</h%d>\n", level);
+	} else if (line[0] == '|') {
+		char *copy = xstrdup(line), *save = NULL;
+
+		if (strstr(line, "|---")) {
+			free(copy);
+			return;
+		}
+		if (!*in_table)
+			fputs("<table>\n", f);
+		fputs("<tr>", f);
+		for (char *c = strtok_r(copy, "|", &save); c; c = strtok_r(NULL, "|", &save)) {
+			fputs(*in_table ? "<td>" : "<th>", f);
+			html_escape(f, c);
+			fputs(*in_table ? "</td>" : "</th>", f);
+		}
+		fputs("</tr>\n", f);
+		*in_table = true;
+		free(copy);
+	} else if (!strncmp(line, "![", 2)) {
+		const char *open = strchr(line, '('), *close = strrchr(line, ')');
+		char *rel = open && close ? strndup(open + 1, close - open - 1) : NULL;
+		char *path = rel ? xasprintf("%s/%s", dir, rel) : NULL;
+		char *svg = path ? read_file(path, NULL) : NULL;
+		char *start = svg ? strstr(svg, "<svg") : NULL;
+
+		fputs(start ? start : "<p>(chart missing)</p>", f);
+		free(svg);
+		free(path);
+		free(rel);
+	} else if (*line) {
+		fputs(line[0] == '-' || line[0] == ' ' ? "<p class=li>" : "<p>", f);
+		html_escape(f, line);
+		fputs("</p>\n", f);
+	}
+}
+
+static int write_html(const char *dir, const char *md)
+{
+	FILE *f = create(dir, "report.html");
+	char *copy = xstrdup(md), *save = NULL;
+	bool in_code = false, in_table = false;
+
+	if (!f) {
+		free(copy);
+		return -1;
+	}
+	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>bootprobe report</title>\n"
+	      "<style>body{font-family:sans-serif;max-width:1200px;margin:2em auto;padding:0 1em}"
+	      "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;"
+	      "text-align:right}th{background:#eee}pre{background:#f6f6f6;padding:1em;overflow-x:auto;"
+	      "white-space:pre-wrap}p.li{margin:0.2em 0 0.2em 1em}svg{max-width:100%;height:auto}"
+	      "</style></head><body>\n", f);
+	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		html_line(f, l, dir, &in_code, &in_table);
+	if (in_table)
+		fputs("</table>\n", f);
+	if (in_code)
+		fputs("</pre>\n", f);
+	fputs("</body></html>\n", f);
+	free(copy);
+	return fclose(f) ? -1 : 0;
+}
+
+static int write_traces(struct run_data *r, const char *dir)
+{
+	char *tdir = xasprintf("%s/traces", dir);
+	int err = mkdir_p(tdir);
+
+	for (int i = 0; !err && i < r->nr_boots; i++) {
+		char *path = xasprintf("%s/%s.json", tdir, r->boots[i]->name);
+
+		if (boot__write_trace(r->boots[i], path)) {
+			fprintf(stderr, "bootprobe report: %s: cannot write\n", path);
+			err = -1;
+		}
+		free(path);
+	}
+	free(tdir);
+	return err;
+}
+
+int report__write(struct run_data *r, const struct report_opts *o)
+{
+	char *dir = o->out ? xstrdup(o->out) : xasprintf("%s/report", r->dir);
+	char *md = NULL, *path;
+	size_t len = 0;
+	json_object *sum;
+	FILE *f;
+	int err = mkdir_p(dir);
+
+	if (err) {
+		fprintf(stderr, "bootprobe report: %s: %s\n", dir, strerror(-err));
+		free(dir);
+		return -1;
+	}
+	if (o->charts && charts__write(r, dir))
+		err = -1;
+	f = open_memstream(&md, &len);
+	write_md_body(f, r, o->charts);
+	fclose(f);
+	path = xasprintf("%s/report.md", dir);
+	if (write_file_atomic(path, md, len))
+		err = -1;
+	free(path);
+	if (write_html(dir, md) || write_csv(r, dir))
+		err = -1;
+	sum = run_data__summary_json(r);
+	path = xasprintf("%s/summary.json", dir);
+	if (json_object_to_file_ext(path, sum, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE))
+		err = -1;
+	free(path);
+	json_object_put(sum);
+	if (o->traces && write_traces(r, dir))
+		err = -1;
+	free(md);
+	free(dir);
+	return err;
+}

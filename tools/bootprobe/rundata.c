@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "rundata.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const metric_names[M_COUNT] = {
+	"boot_s", "guest_s", "wall_s", "probe_phase_s", "first_probe_s", "probe_max_s",
+	"probe_sum_s", "readiness_gap_s", "kills", "failed_probes",
+};
+
+const char *const metric_titles[M_COUNT] = {
+	"boot time (s)", "guest's own boot-complete (s)", "QEMU wall time (s)",
+	"probe phase (s)", "first probe starts (s)", "longest probe (s)", "sum of probes (s)",
+	"readiness gap, max per boot (s)", "SIGKILLs per boot", "failed probes per boot",
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Boot folders: those the manifest names, else every folder under boots/. */
+static void list_boots(const char *dir, struct strv *out, struct strv *warnings)
+{
+	char *path = xasprintf("%s/manifest.json", dir);
+	struct json_object *man = json_object_from_file(path), *boots;
+	DIR *d;
+	struct dirent *e;
+
+	if (man && json_object_object_get_ex(man, "boots", &boots) &&
+	    json_object_is_type(boots, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(boots); i++) {
+			struct json_object *b = json_object_array_get_idx(boots, i), *rel;
+
+			if (json_object_object_get_ex(b, "dir", &rel) &&
+			    json_object_is_type(rel, json_type_string) &&
+			    !strstr(json_object_get_string(rel), ".."))
+				strv__pushf(out, "%s/%s", dir, json_object_get_string(rel));
+		}
+	} else {
+		strv__pushf(warnings, "%s: %s; reading every folder under boots/", path,
+			    man ? "no boots list" : "missing or not JSON");
+		free(path);
+		path = xasprintf("%s/boots", dir);
+		d = opendir(path);
+		while (d && (e = readdir(d)))
+			if (e->d_name[0] != '.')
+				strv__pushf(out, "%s/%s", path, e->d_name);
+		if (d)
+			closedir(d);
+		if (out->n)
+			qsort(out->v, out->n, sizeof(*out->v), cmp_str);
+	}
+	json_object_put(man);
+	free(path);
+}
+
+struct run_data *run_data__load(const char *dir, char *err, int errlen)
+{
+	struct run_data *r = xcalloc(1, sizeof(*r));
+	struct strv dirs = { 0 };
+	const char *slash;
+
+	r->dir = xstrdup(dir);
+	slash = strrchr(dir, '/');
+	r->run_id = xstrdup(slash && slash[1] ? slash + 1 : dir);
+	if (!path_exists(dir)) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(ENOENT));
+		run_data__free(r);
+		return NULL;
+	}
+	list_boots(dir, &dirs, &r->warnings);
+	r->boots = xcalloc(dirs.n ? dirs.n : 1, sizeof(*r->boots));
+	for (size_t i = 0; i < dirs.n; i++) {
+		char msg[512];
+		struct boot_data *b = boot_data__load(dirs.v[i], msg, sizeof(msg));
+
+		if (b)
+			r->boots[r->nr_boots++] = b;
+		else
+			strv__push(&r->warnings, msg);
+	}
+	strv__free(&dirs);
+	if (!r->nr_boots) {
+		snprintf(err, errlen, "%s: no finished boot to analyse (empty run?)", dir);
+		run_data__free(r);
+		return NULL;
+	}
+	return r;
+}
+
+static void mode_stats__free(struct mode_stats *m)
+{
+	for (int i = 0; i < M_COUNT; i++)
+		free(m->values[i]);
+	for (int i = 0; i < m->nr_drivers; i++)
+		free(m->drivers[i].probe_s);
+	free(m->drivers);
+	free(m->whatif);
+	free(m->eff_longest);
+	free(m->eff_sum);
+	strv__free(&m->orders);
+	free(m->order_count);
+	strv__free(&m->device_sets);
+	free(m->device_set_count);
+	free(m->name);
+}
+
+void run_data__free(struct run_data *r)
+{
+	if (!r)
+		return;
+	for (int i = 0; i < r->nr_boots; i++)
+		boot_data__free(r->boots[i]);
+	for (int i = 0; i < r->nr_modes; i++)
+		mode_stats__free(&r->modes[i]);
+	free(r->modes);
+	free(r->boots);
+	strv__free(&r->warnings);
+	free(r->dir);
+	free(r->run_id);
+	free(r);
+}
+
+struct mode_stats *run_data__mode(struct run_data *r, const char *name)
+{
+	for (int i = 0; i < r->nr_modes; i++)
+		if (!strcmp(r->modes[i].name, name))
+			return &r->modes[i];
+	return NULL;
+}
+
+struct mode_stats *run_data__baseline(struct run_data *r)
+{
+	struct mode_stats *m = run_data__mode(r, "sync");
+
+	return m ? m : r->nr_modes ? &r->modes[0] : NULL;
+}
+
+static void push_value(double **arr, size_t *n, double v)
+{
+	if (isnan(v))
+		return;
+	*arr = realloc(*arr, (*n + 1) * sizeof(**arr));
+	if (!*arr)
+		abort();
+	(*arr)[(*n)++] = v;
+}
+
+static struct driver_stats *mode__driver(struct mode_stats *m, const char *driver)
+{
+	struct driver_stats *d;
+
+	for (int i = 0; i < m->nr_drivers; i++)
+		if (!strcmp(m->drivers[i].driver, driver))
+			return &m->drivers[i];
+	m->drivers = realloc(m->drivers, (m->nr_drivers + 1) * sizeof(*m->drivers));
+	if (!m->drivers)
+		abort();
+	d = &m->drivers[m->nr_drivers++];
+	memset(d, 0, sizeof(*d));
+	snprintf(d->driver, sizeof(d->driver), "%s", driver);
+	return d;
+}
+
+static void count_string(struct strv *set, int **counts, const char *s)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (!strcmp(set->v[i], s)) {
+			(*counts)[i]++;
+			return;
+		}
+	strv__push(set, s);
+	*counts = realloc(*counts, set->n * sizeof(**counts));
+	if (!*counts)
+		abort();
+	(*counts)[set->n - 1] = 1;
+}
+
+static int cmp_probe_start(const void *a, const void *b)
+{
+	const struct probe_span *x = *(const struct probe_span *const *)a;
+	const struct probe_span *y = *(const struct probe_span *const *)b;
+
+	return (x->start_ns > y->start_ns) - (x->start_ns < y->start_ns);
+}
+
+/* The order devices were probed in, and which driver each ended with. */
+static void boot__orders(const struct boot_data *b, struct mode_stats *m)
+{
+	const struct probe_span **ps = xcalloc(b->nr_probes + 1, sizeof(*ps));
+	char *order = NULL, *devs = NULL;
+	size_t len = 0, dlen = 0;
+	FILE *f = open_memstream(&order, &len), *g = open_memstream(&devs, &dlen);
+	int n = 0;
+
+	for (int i = 0; i < b->nr_probes; i++)
+		if (probe_span__in_user_space(b, &b->probes[i]))
+			ps[n++] = &b->probes[i];
+	qsort(ps, n, sizeof(*ps), cmp_probe_start);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "%s%s", i ? " " : "", ps[i]->device);
+	for (int i = 0; i < b->nr_devices; i++)
+		fprintf(g, "%s%s=%s", i ? " " : "", b->devices[i].device, b->devices[i].driver);
+	fclose(f);
+	fclose(g);
+	if (n)
+		count_string(&m->orders, &m->order_count, order);
+	if (b->nr_devices)
+		count_string(&m->device_sets, &m->device_set_count, devs);
+	free(order);
+	free(devs);
+	free(ps);
+}
+
+static void mode__add_boot(struct mode_stats *m, const struct boot_data *b)
+{
+	struct boot_metrics bm;
+	double v[M_COUNT];
+
+	m->boots++;
+	boot__metrics(b, &bm);
+	m->boots_with_kills += (b->has_events ? bm.kills : bm.udev_kills) > 0;
+	if (strcmp(b->outcome, "ok"))
+		return;
+	m->ok++;
+	m->probes += bm.probes;
+	m->failed_probes += bm.failed_probes;
+	v[M_BOOT] = bm.boot_s;
+	v[M_GUEST] = bm.guest_s;
+	v[M_WALL] = bm.wall_s;
+	v[M_PHASE] = bm.probe_phase_s;
+	v[M_FIRST] = bm.first_probe_s;
+	v[M_PROBE_MAX] = bm.probe_max_s;
+	v[M_PROBE_SUM] = bm.probe_sum_s;
+	v[M_GAP] = bm.readiness_gap_max_s;
+	v[M_KILLS] = b->has_events ? bm.kills : bm.udev_kills;
+	v[M_FAILED] = b->has_events ? bm.failed_probes : NAN;
+	for (int i = 0; i < M_COUNT; i++)
+		push_value(&m->values[i], &m->n[i], v[i]);
+	for (int i = 0; i < b->nr_probes; i++) {
+		const struct probe_span *p = &b->probes[i];
+		struct driver_stats *d;
+
+		if (!probe_span__in_user_space(b, p))
+			continue;
+		d = mode__driver(m, p->driver);
+		push_value(&d->probe_s, &d->n, (p->end_ns - p->start_ns) / 1e9);
+	}
+	/* What-if: the probe phase replaced by its longest probe (all async). */
+	if (bm.probes) {
+		push_value(&m->whatif, &m->nr_whatif, bm.boot_s - bm.probe_phase_s + bm.probe_max_s);
+		push_value(&m->eff_longest, &m->nr_eff_longest, bm.probe_phase_s / bm.probe_max_s);
+		push_value(&m->eff_sum, &m->nr_eff_sum, bm.probe_phase_s / bm.probe_sum_s);
+	}
+	boot__orders(b, m);
+}
+
+void run_data__analyze(struct run_data *r)
+{
+	for (int i = 0; i < r->nr_boots; i++) {
+		struct boot_data *b = r->boots[i];
+		struct mode_stats *m = run_data__mode(r, b->mode);
+
+		if (!m) {
+			r->modes = realloc(r->modes, (r->nr_modes + 1) * sizeof(*r->modes));
+			if (!r->modes)
+				abort();
+			m = &r->modes[r->nr_modes++];
+			memset(m, 0, sizeof(*m));
+			m->name = xstrdup(b->mode);
+		}
+		mode__add_boot(m, b);
+		for (size_t j = 0; j < b->warnings.n; j++)
+			strv__push(&r->warnings, b->warnings.v[j]);
+	}
+	for (int i = 0; i < r->nr_modes; i++) {
+		struct mode_stats *m = &r->modes[i];
+
+		for (int k = 0; k < M_COUNT; k++)
+			stats_summarize(m->values[k], m->n[k], &m->s[k]);
+		for (int k = 0; k < m->nr_drivers; k++)
+			stats_summarize(m->drivers[k].probe_s, m->drivers[k].n, &m->drivers[k].s);
+		stats_summarize(m->whatif, m->nr_whatif, &m->whatif_s);
+		stats_summarize(m->eff_longest, m->nr_eff_longest, &m->eff_longest_s);
+		stats_summarize(m->eff_sum, m->nr_eff_sum, &m->eff_sum_s);
+	}
+}
+
+void compare_metric(const struct mode_stats *a, const struct mode_stats *b, enum metric k,
+		    struct comparison *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->na = a->n[k];
+	c->nb = b->n[k];
+	c->median_a = a->s[k].median;
+	c->median_b = b->s[k].median;
+	c->diff = c->median_b - c->median_a;
+	c->pct = c->median_a ? c->diff / c->median_a * 100 : NAN;
+	stats_median_diff_ci(a->values[k], a->n[k], b->values[k], b->n[k], &c->diff_lo, &c->diff_hi);
+	stats_mann_whitney(b->values[k], b->n[k], a->values[k], a->n[k], &c->mw);
+}
+
+/* ---- JSON -------------------------------------------------------------------------- */
+
+static json_object *num(double v)
+{
+	char buf[32];
+
+	if (isnan(v) || isinf(v))
+		return NULL;
+	snprintf(buf, sizeof(buf), "%.6g", v);
+	return json_object_new_double_s(v, buf);
+}
+
+json_object *summary__json(const struct summary *s)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "n", json_object_new_int((int)s->n));
+	json_object_object_add(o, "median", num(s->median));
+	json_object_object_add(o, "q1", num(s->q1));
+	json_object_object_add(o, "q3", num(s->q3));
+	json_object_object_add(o, "iqr", num(s->iqr));
+	json_object_object_add(o, "min", num(s->min));
+	json_object_object_add(o, "max", num(s->max));
+	json_object_object_add(o, "ci95_lo", num(s->ci_lo));
+	json_object_object_add(o, "ci95_hi", num(s->ci_hi));
+	return o;
+}
+
+static json_object *strings_with_counts(const struct strv *v, const int *counts)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < v->n; i++) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "value", json_object_new_string(v->v[i]));
+		json_object_object_add(o, "boots", json_object_new_int(counts[i]));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static json_object *mode__json(const struct mode_stats *m)
+{
+	json_object *o = json_object_new_object(), *met = json_object_new_object();
+	json_object *drv = json_object_new_object();
+
+	json_object_object_add(o, "boots", json_object_new_int(m->boots));
+	json_object_object_add(o, "ok", json_object_new_int(m->ok));
+	json_object_object_add(o, "kill_rate", num(m->boots ? (double)m->boots_with_kills / m->boots : NAN));
+	json_object_object_add(o, "failed_probe_rate",
+			       num(m->probes ? (double)m->failed_probes / m->probes : NAN));
+	for (int k = 0; k < M_COUNT; k++)
+		json_object_object_add(met, metric_names[k], summary__json(&m->s[k]));
+	json_object_object_add(o, "metrics", met);
+	for (int k = 0; k < m->nr_drivers; k++)
+		json_object_object_add(drv, m->drivers[k].driver, summary__json(&m->drivers[k].s));
+	json_object_object_add(o, "driver_probe_s", drv);
+	json_object_object_add(o, "whatif_all_async_boot_s", summary__json(&m->whatif_s));
+	json_object_object_add(o, "phase_over_longest_probe", summary__json(&m->eff_longest_s));
+	json_object_object_add(o, "phase_over_sum_of_probes", summary__json(&m->eff_sum_s));
+	json_object_object_add(o, "probe_orders", strings_with_counts(&m->orders, m->order_count));
+	json_object_object_add(o, "device_sets", strings_with_counts(&m->device_sets, m->device_set_count));
+	return o;
+}
+
+static json_object *comparison__json(const struct mode_stats *a, const struct mode_stats *b,
+				     enum metric k)
+{
+	json_object *o = json_object_new_object();
+	struct comparison c;
+
+	compare_metric(a, b, k, &c);
+	json_object_object_add(o, "baseline", json_object_new_string(a->name));
+	json_object_object_add(o, "mode", json_object_new_string(b->name));
+	json_object_object_add(o, "metric", json_object_new_string(metric_names[k]));
+	json_object_object_add(o, "median_diff", num(c.diff));
+	json_object_object_add(o, "diff_ci95_lo", num(c.diff_lo));
+	json_object_object_add(o, "diff_ci95_hi", num(c.diff_hi));
+	json_object_object_add(o, "pct", num(c.pct));
+	json_object_object_add(o, "mann_whitney_u", num(c.mw.u));
+	json_object_object_add(o, "p", num(c.mw.p));
+	json_object_object_add(o, "p_exact", json_object_new_boolean(c.mw.exact));
+	return o;
+}
+
+json_object *run_data__summary_json(struct run_data *r)
+{
+	json_object *o = json_object_new_object(), *modes = json_object_new_object();
+	json_object *cmp = json_object_new_array(), *warns = json_object_new_array();
+	struct mode_stats *base = run_data__baseline(r);
+
+	json_object_object_add(o, "schema", json_object_new_int(1));
+	json_object_object_add(o, "run", json_object_new_string(r->run_id));
+	json_object_object_add(o, "boots", json_object_new_int(r->nr_boots));
+	json_object_object_add(o, "boot_time_definition", json_object_new_string(
+		"kernel start to the later of udev's queue empty after coldplug and the end of "
+		"the last driver probe in user space"));
+	for (int i = 0; i < r->nr_modes; i++)
+		json_object_object_add(modes, r->modes[i].name, mode__json(&r->modes[i]));
+	json_object_object_add(o, "modes", modes);
+	for (int i = 0; base && i < r->nr_modes; i++) {
+		if (&r->modes[i] == base)
+			continue;
+		json_object_array_add(cmp, comparison__json(base, &r->modes[i], M_BOOT));
+		json_object_array_add(cmp, comparison__json(base, &r->modes[i], M_PHASE));
+	}
+	json_object_object_add(o, "comparisons", cmp);
+	for (size_t i = 0; i < r->warnings.n; i++)
+		json_object_array_add(warns, json_object_new_string(r->warnings.v[i]));
+	json_object_object_add(o, "warnings", warns);
+	return o;
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* A results folder loaded for analysis, and its per-mode statistics. */
+#ifndef BOOTPROBE_RUNDATA_H
+#define BOOTPROBE_RUNDATA_H
+
+#include "analyze.h"
+#include "boot.h"
+#include "stats.h"
+
+struct json_object;
+
+/* The metrics compared across boots, in report order. */
+enum metric {
+	M_BOOT, M_GUEST, M_WALL, M_PHASE, M_FIRST, M_PROBE_MAX, M_PROBE_SUM, M_GAP,
+	M_KILLS, M_FAILED, M_COUNT
+};
+
+extern const char *const metric_names[M_COUNT];	/* "boot_s", ... */
+extern const char *const metric_titles[M_COUNT];	/* "boot time (s)", ... */
+
+struct driver_stats {
+	char driver[NAME_LEN];
+	double *probe_s;	/* every probe of it in ok boots */
+	size_t n;
+	struct summary s;
+};
+
+struct mode_stats {
+	char *name;
+	int boots, ok;
+	int boots_with_kills;	/* kill rate = boots_with_kills / boots */
+	int probes, failed_probes;
+	double *values[M_COUNT];	/* per ok boot, NaNs left out */
+	size_t n[M_COUNT];
+	struct summary s[M_COUNT];
+	struct driver_stats *drivers;
+	int nr_drivers;
+	/* what-if: this mode's boots with every probe made async */
+	double *whatif;
+	size_t nr_whatif;
+	struct summary whatif_s;
+	/* async efficiency: phase / longest probe; sync: phase / sum of probes */
+	double *eff_longest, *eff_sum;
+	size_t nr_eff_longest, nr_eff_sum;
+	struct summary eff_longest_s, eff_sum_s;
+	/* probe order: distinct device orders across boots */
+	struct strv orders;
+	int *order_count;
+	struct strv device_sets;	/* distinct "device=driver ..." sets */
+	int *device_set_count;
+};
+
+struct run_data {
+	char *dir;
+	char *run_id;
+	struct boot_data **boots;
+	int nr_boots;
+	struct mode_stats *modes;
+	int nr_modes;
+	struct strv warnings;
+};
+
+/* Load every boot of a run; NULL with a message if there is nothing to use. */
+struct run_data *run_data__load(const char *dir, char *err, int errlen);
+void run_data__free(struct run_data *r);
+/* Fill the per-mode statistics. */
+void run_data__analyze(struct run_data *r);
+struct mode_stats *run_data__mode(struct run_data *r, const char *name);
+/* The mode others are compared with: "sync" if present, else the first. */
+struct mode_stats *run_data__baseline(struct run_data *r);
+
+struct comparison {
+	double median_a, median_b, diff, diff_lo, diff_hi, pct;
+	struct mann_whitney mw;
+	size_t na, nb;
+};
+void compare_metric(const struct mode_stats *a, const struct mode_stats *b, enum metric m,
+		    struct comparison *c);
+
+struct json_object *summary__json(const struct summary *s);
+struct json_object *run_data__summary_json(struct run_data *r);
+
+#endif
