@@ -79,6 +79,22 @@ $(GUEST)/initramfs.cpio: tools/mkinitramfs.sh tools/guest/init $(GUEST)/build-ha
 
 guest: $(GUEST)/initramfs.cpio
 
+# ---- fuzzing (libFuzzer, clang) ------------------------------------------------
+FUZZ_SRCS := tools/common/util.c tools/bootprobe/boot.c tools/bootprobe/analyze.c \
+	     tools/bootprobe/scenario.c tools/bootprobe/stats.c
+FUZZ_SECONDS ?= 30
+FUZZ_BINS := $(BIN)/fuzz/fuzz_events $(BIN)/fuzz/fuzz_scenario
+
+$(BIN)/fuzz/%: tests/fuzz/%.c $(FUZZ_SRCS) | $(DEPS_STAMP)
+	$(call msg,FUZZ-CC,$@)
+	$(Q)mkdir -p $(@D) && clang -g -O1 -fsanitize=fuzzer,address,undefined -Itools/common \
+		-Itools/bootprobe $^ -o $@ $(JSON_LIBS) -lm
+
+# Each target runs FUZZ_SECONDS from the seeds in tests/data (corpus kept in build/).
+fuzz: $(FUZZ_BINS)
+	$(Q)tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BINS)
+.PHONY: fuzz
+
 # ---- tests -----------------------------------------------------------------
 TEST_SRCS := $(wildcard tests/unit/*.c)
 TEST_BINS := $(patsubst tests/unit/%.c,$(BIN)/tests/%,$(TEST_SRCS))
@@ -91,7 +107,7 @@ $(BIN)/tests/%: $(OBJ)/tests/%.o $(RUNNER_OBJS) $(COMMON_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) $^ -o $@ $(JSON_LIBS) -lm
 
-check: $(TEST_BINS)
+check: $(TEST_BINS) $(FUZZ_BINS)
 	$(Q)tests/check.sh
 
 check-unit: $(TEST_BINS)
@@ -112,3 +128,4 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
+

@@ -344,6 +344,10 @@ static int load_boot_json(struct boot_data *b, char *err, int errlen)
 		free(path);
 		return -1;
 	}
+	free(b->name);
+	free(b->mode);
+	free(b->outcome);
+	free(b->kernel_cmdline);
 	b->name = xstrdup(*jstr(o, "boot") ? jstr(o, "boot") : "?");
 	b->mode = xstrdup(*jstr(o, "mode") ? jstr(o, "mode") : "?");
 	b->outcome = xstrdup(*jstr(o, "outcome") ? jstr(o, "outcome") : "?");
@@ -357,14 +361,27 @@ static int load_boot_json(struct boot_data *b, char *err, int errlen)
 	return 0;
 }
 
-struct boot_data *boot_data__load(const char *dir, char *err, int errlen)
+struct boot_data *boot_data__new(const char *dir)
 {
 	struct boot_data *b = xcalloc(1, sizeof(*b));
-	char *path, *text;
 
 	b->dir = xstrdup(dir);
 	b->init_start_s = b->coldplug_start_s = b->coldplug_done_s = NAN;
 	b->devices_done_s = b->complete_s = NAN;
+	b->wall_s = NAN;
+	b->event_timeout_s = DEFAULT_UDEV_EVENT_TIMEOUT_S;
+	b->name = xstrdup("?");
+	b->mode = xstrdup("?");
+	b->outcome = xstrdup("?");
+	b->kernel_cmdline = xstrdup("");
+	return b;
+}
+
+struct boot_data *boot_data__load(const char *dir, char *err, int errlen)
+{
+	struct boot_data *b = boot_data__new(dir);
+	char *path, *text;
+
 	if (load_boot_json(b, err, errlen)) {
 		boot_data__free(b);
 		return NULL;

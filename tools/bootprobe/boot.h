@@ -85,6 +85,8 @@ struct boot_data {
 	struct strv warnings;		/* "file:line: what" */
 };
 
+/* An empty boot (no boot.json read): for tests and the fuzzer. */
+struct boot_data *boot_data__new(const char *dir);
 /* Load @dir; NULL only if it is not a boot folder at all (message in @err). */
 struct boot_data *boot_data__load(const char *dir, char *err, int errlen);
 void boot_data__free(struct boot_data *b);

@@ -40,6 +40,7 @@ void run__usage(FILE *out)
 "      --qemu PATH       QEMU binary (default qemu-system-x86_64)\n"
 "      --memory MB       guest memory (default 512)\n"
 "  -q, --quiet           no progress line\n"
+"      --json            print the run's manifest.json on standard output at the end\n"
 "  -h, --help            this text\n"
 "\n"
 "Outcomes: ok, timeout, panic, qemu-error (and interrupted on Ctrl-C).\n"
@@ -64,7 +65,7 @@ static int fail(char *err, int errlen, const char *fmt, ...)
 }
 
 enum {
-	OPT_APPEND = 256, OPT_RUN_ID, OPT_KERNEL, OPT_INITRD, OPT_QEMU, OPT_MEMORY,
+	OPT_APPEND = 256, OPT_RUN_ID, OPT_KERNEL, OPT_INITRD, OPT_QEMU, OPT_MEMORY, OPT_JSON,
 };
 
 static const struct option long_opts[] = {
@@ -83,6 +84,7 @@ static const struct option long_opts[] = {
 	{ "qemu", required_argument, NULL, OPT_QEMU },
 	{ "memory", required_argument, NULL, OPT_MEMORY },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "json", no_argument, NULL, OPT_JSON },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -155,6 +157,9 @@ static int parse_one(struct run_opts *o, struct raw_opts *r, int c, const char *
 		break;
 	case 'q':
 		o->quiet = true;
+		break;
+	case OPT_JSON:
+		o->json = true;
 		break;
 	default:
 		return fail(err, errlen, "unknown option (see bootprobe run --help)");

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* bootprobe: measure boot-time driver probe latency, diagnose killed probes. */
 #include "runner.h"
+#include "util.h"
+
+#include <stdlib.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -49,6 +52,15 @@ static int cmd_run(int argc, char **argv)
 	}
 	run__plan(&run, &opts);
 	rc = run__execute(&run);
+	if (opts.json && run.dir) {
+		char *path = xasprintf("%s/manifest.json", run.dir);
+		char *text = read_file(path, NULL);
+
+		if (text)
+			fputs(text, stdout);
+		free(text);
+		free(path);
+	}
 	for (int i = 0; i < run.nr_boots; i++)
 		bad += run.boots[i].finished && run.boots[i].outcome != OUTCOME_OK;
 	if (run.interrupted)

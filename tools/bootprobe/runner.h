@@ -24,6 +24,7 @@ struct run_opts {
 	const char *initrd;
 	const char *qemu;
 	bool quiet;
+	bool json;		/* print the manifest on stdout at the end */
 };
 
 struct boot {

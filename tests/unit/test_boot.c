@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The boot loader on bad input: garbage lines, a truncated stream, unknown
+ * record types, a boot folder missing files, an empty run.  Whatever is
+ * usable is kept, every problem is named by file and line, nothing crashes.
+ */
+#include "analyze.h"
+#include "boot.h"
+#include "check.h"
+#include "rundata.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static char tmpdir[] = "/tmp/bootprobe-test-boot.XXXXXX";
+
+static bool has_warning(const struct boot_data *b, const char *what)
+{
+	for (size_t i = 0; i < b->warnings.n; i++)
+		if (strstr(b->warnings.v[i], what))
+			return true;
+	return false;
+}
+
+static const char probe_line[] =
+	"{\"type\":\"probe\",\"ts_ns\":5000000000,\"pid\":38,\"comm\":\"(udev-worker)\","
+	"\"driver\":\"slowprobe\",\"device\":\"0000:00:03.0\",\"bus\":\"pci\",\"owner\":\"slowprobe\","
+	"\"async\":false,\"start_ns\":3000000000,\"end_ns\":5000000000,\"ret\":-4,"
+	"\"origin\":{\"kind\":\"module_load\",\"pid\":38,\"comm\":\"(udev-worker)\",\"module\":\"slowprobe\"}}\n";
+
+static void malformed_events(void)
+{
+	struct boot_data *b = boot_data__new("t");
+	char *text = xasprintf("{\"type\":\"header\",\"schema\":1}\n"
+			       "this is not json\n"
+			       "%s"
+			       "[1,2,3]\n"
+			       "{\"type\":\"frobnicate\",\"ts_ns\":1}\n"
+			       "{\"type\":\"frobnicate\",\"ts_ns\":2}\n"
+			       "{\"no_type\":true}\n"
+			       "\n"
+			       "{\"type\":\"probe\",\"driver\":\"x\",\"start_ns\":\"soon\"", probe_line);
+
+	boot_data__parse_events(b, text, "ev.jsonl");
+	CHECK(b->nr_probes == 1 && !strcmp(b->probes[0].driver, "slowprobe") &&
+	      b->probes[0].ret == -4 && b->probes[0].start_ns == 3000000000LL,
+	      "the valid probe record among garbage is kept with its fields");
+	CHECK(has_warning(b, "ev.jsonl:2: not a JSON object"), "a garbage line is named by file and line");
+	CHECK(has_warning(b, "ev.jsonl:4: not a JSON object"), "a JSON array is not taken for a record");
+	CHECK(has_warning(b, "ev.jsonl:5: unknown record type 'frobnicate'") && b->unknown_records == 2,
+	      "unknown record types are named once and counted");
+	CHECK(has_warning(b, "ev.jsonl:7: record without a type"), "a record without a type is named");
+	CHECK(has_warning(b, "ev.jsonl:9: truncated last line"), "a truncated last line is named");
+	CHECK(has_warning(b, "no trailer record"), "a stream without its trailer is called truncated");
+	boot_data__free(b);
+	free(text);
+}
+
+static void kill_chain(void)
+{
+	struct boot_data *b = boot_data__new("t");
+	char *text = xasprintf(
+		"{\"type\":\"header\",\"schema\":1}\n"
+		"{\"type\":\"module_load\",\"ts_ns\":5100000000,\"pid\":38,\"comm\":\"(udev-worker)\","
+		"\"name\":\"slowprobe\",\"start_ns\":2900000000,\"end_ns\":5100000000,\"ret\":0}\n"
+		"{\"type\":\"signal_generate\",\"ts_ns\":3010000000,\"pid\":32,\"comm\":\"systemd-udevd\","
+		"\"sig\":9,\"result\":\"delivered\",\"target\":{\"pid\":38,\"comm\":\"(udev-worker)\"},"
+		"\"target_state\":{\"module_load\":{\"name\":\"slowprobe\",\"for_ns\":110000000},"
+		"\"probe\":{\"driver\":\"slowprobe\",\"device\":\"0000:00:03.0\",\"for_ns\":10000000}},"
+		"\"target_stack\":[\"msleep+0x2d\",\"slowprobe_probe+0x5e\"]}\n"
+		"{\"type\":\"kthread_end\",\"ts_ns\":5000000000,\"pid\":38,\"wait_ns\":1000,\"ret\":-4}\n"
+		"%s{\"type\":\"trailer\",\"events_written\":5,\"events_dropped\":0,\"bpf_drops\":0}\n",
+		probe_line);
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	boot_data__parse_console(b, "[    2.1] bootprobe: init start at 2.10 s\n"
+				    "[    9.5] bootprobe: coldplug done at 9.50 s\n"
+				    "[    9.6] bootprobe: device 0000:00:03.0 driver=none\n"
+				    "garbage \x01\x02 line\n", "console.log");
+	free(b->kernel_cmdline);
+	b->kernel_cmdline = xstrdup("udev.event_timeout=3 x=1");
+	b->event_timeout_s = 3;
+	boot_data__parse_events(b, text, "ev.jsonl");
+	CHECK(b->warnings.n == 0, "a complete stream loads without warnings");
+	CHECK(b->nr_kills == 1 && b->kills[0].stack.n == 2, "the SIGKILL and the victim's stack are read");
+	CHECK(fabs(boot_data__boot_time(b) - 9.5) < 1e-9,
+	      "boot time is the later of coldplug done (9.5 s) and the last probe end (5 s)");
+	CHECK(probe_span__readiness_gap(b, &b->probes[0]) == 0,
+	      "a probe that ended before its module load returned has no readiness gap");
+	f = open_memstream(&out, &len);
+	boot__explain(b, f);
+	fclose(f);
+	CHECK(strstr(out, "systemd-udevd [32] sent SIGKILL at 3.01 s to (udev-worker) [38] after the udev event timeout (3 s)") != NULL,
+	      "explain names sender, time, victim and the udev timeout");
+	CHECK(strstr(out, "in finit_module(slowprobe) for 0.11 s, in probe of 0000:00:03.0 (slowprobe) for 0.01 s") != NULL,
+	      "explain gives what the victim was doing and for how long");
+	CHECK(strstr(out, "kthread_create returned -EINTR") && strstr(out, "the probe failed (-EINTR)") &&
+	      strstr(out, "device 0000:00:03.0 is unbound"),
+	      "explain follows the chain: -EINTR, failed probe, unbound device");
+	CHECK(strstr(out, "at risk: slowprobe probe of 0000:00:03.0 took 2.00 s = 67 % of the udev event timeout") != NULL,
+	      "a probe past a third of the udev timeout is named at risk");
+	if (!strstr(out, "sent SIGKILL"))
+		printf("# explain said:\n%s", out);
+	free(out);
+	boot_data__free(b);
+	free(text);
+}
+
+static void folders(void)
+{
+	char err[512], *dir = xasprintf("%s/run/boots/sync-001", tmpdir), *path, *run;
+	struct boot_data *b;
+	struct run_data *r;
+
+	mkdir_p(dir);
+	b = boot_data__load(dir, err, sizeof(err));
+	CHECK(!b && strstr(err, "boot.json: missing or not JSON"), "a folder without boot.json is refused by name");
+	path = xasprintf("%s/boot.json", dir);
+	{
+		const char *j = "{\"boot\":\"sync-001\",\"mode\":\"sync\",\"outcome\":\"ok\"}";
+
+		write_file_atomic(path, j, strlen(j));
+	}
+	b = boot_data__load(dir, err, sizeof(err));
+	CHECK(b && has_warning(b, "console.log: No such file") && !b->has_events,
+	      "a boot folder missing its console and events loads, naming what is missing");
+	boot_data__free(b);
+	run = xasprintf("%s/empty", tmpdir);
+	mkdir_p(run);
+	r = run_data__load(run, err, sizeof(err));
+	CHECK(!r && strstr(err, "no finished boot"), "an empty run is a clear error");
+	free(run);
+	run = xasprintf("%s/run", tmpdir);
+	r = run_data__load(run, err, sizeof(err));
+	CHECK(r && r->nr_boots == 1 && r->warnings.n >= 1, "a run without manifest reads its boots/ folder, with a warning");
+	if (r)
+		run_data__analyze(r);
+	CHECK(r && r->nr_modes == 1 && r->modes[0].ok == 1, "its boot is analysed");
+	run_data__free(r);
+	free(run);
+	free(path);
+	free(dir);
+}
+
+int main(void)
+{
+	if (!mkdtemp(tmpdir))
+		return 1;
+	malformed_events();
+	kill_chain();
+	folders();
+	{
+		char *cmd = xasprintf("rm -rf '%s'", tmpdir);
+
+		if (system(cmd))
+			printf("# could not remove %s\n", tmpdir);
+		free(cmd);
+	}
+	CHECK_DONE();
+}
