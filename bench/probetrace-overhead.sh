@@ -51,7 +51,7 @@ for col in 1 2; do
 	name=$([ $col = 1 ] && echo "guest BOOT-COMPLETE (s)" || echo "host wall time (s)")
 	read -r wm wlo whi wn <<<"$(echo "$with" | stats $col)"
 	read -r om olo ohi on <<<"$(echo "$without" | stats $col)"
-	ratio=$(awk -v a="$wm" -v b="$om" 'BEGIN { printf b > 0 ? "%.3f" : "nan", a / b }')
+	ratio=$(awk -v a="$wm" -v b="$om" 'BEGIN { if (b > 0) printf "%.3f", a / b; else printf "nan" }')
 	printf '%s: with collector median %s [%s-%s] n=%s; without %s [%s-%s] n=%s; ratio %s\n' \
 		"$name" "$wm" "$wlo" "$whi" "$wn" "$om" "$olo" "$ohi" "$on" "$ratio"
 done | tee "$BP_RESULTS/$run-summary.txt"
