@@ -32,7 +32,7 @@ endif
 DEPS_STAMP := $(BUILD)/.deps-ok
 
 .PHONY: FORCE all deps kernel guest check check-unit check-patches check-style clean bench help
-all: $(BIN)/bootprobe guest
+all: $(BIN)/bootprobe $(PROBETRACE) guest
 
 help:
 	@sed -n '2,7p' Makefile | sed 's/^# \{0,1\}//'
@@ -58,6 +58,9 @@ $(BIN)/bootprobe: $(OBJ)/bootprobe/main.o $(RUNNER_OBJS) $(COMMON_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) $^ -o $@ $(JSON_LIBS) -lm
 
+# The in-guest collector (CO-RE BPF, libbpf skeleton, static binary).
+include tools/probetrace/probetrace.mk
+
 # ---- guest: kernel, test module, initramfs --------------------------------
 # build-kernel.sh hashes its inputs and rebuilds only when they change; it
 # rewrites build-hash only for a new build, so dependents rebuild only then.
@@ -72,12 +75,18 @@ $(SLOWPROBE_DIR)/slowprobe.ko: kernel-patches/slowprobe/slowprobe.c kernel-patch
 	$(Q)mkdir -p $(@D) && cp kernel-patches/slowprobe/slowprobe.c kernel-patches/slowprobe/Kbuild $(@D)/
 	$(Q)$(MAKE) -s -C $$(cat $(GUEST)/kernel-dir)/obj ARCH=x86_64 M=$(abspath $(@D)) modules
 
-GUEST_EXTRAS := $(SLOWPROBE_DIR)/slowprobe.ko
+GUEST_EXTRAS := $(SLOWPROBE_DIR)/slowprobe.ko $(PROBETRACE)
 
 $(GUEST)/initramfs.cpio: tools/mkinitramfs.sh tools/guest/init $(GUEST)/build-hash $(GUEST_EXTRAS)
 	$(Q)tools/mkinitramfs.sh $(GUEST) $@ $(GUEST_EXTRAS)
 
-guest: $(GUEST)/initramfs.cpio
+# Kernel arguments the guest needs on every boot (the collector's boot-time
+# tracing); bootprobe run reads them from next to the initramfs.  Printing
+# them is all `probetrace --boot-args` does: nothing is loaded on the host.
+$(GUEST)/boot-args: $(PROBETRACE)
+	$(Q)$(PROBETRACE) --boot-args >$@
+
+guest: $(GUEST)/initramfs.cpio $(GUEST)/boot-args
 
 # ---- fuzzing (libFuzzer, clang) ------------------------------------------------
 FUZZ_SRCS := tools/common/util.c tools/bootprobe/boot.c tools/bootprobe/analyze.c \

@@ -10,7 +10,7 @@
 # usage: bench/probetrace-overhead.sh [N] [DEVICES]   (default 5 boots, 23 devices)
 #   env: PROBETRACE, PT_INITRD, BP_RESULTS as for tests/guest/probetrace-*.sh
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 BP_RESULTS=${BP_RESULTS:-results}
 . tests/guest/probetrace-lib.sh
 n=${1:-5}

@@ -6,7 +6,7 @@
 # time within [+0, +150] ms and slowprobe's own measure of itself within
 # [+0, +20] ms, 23 kthread_create calls that succeeded, and no drop.
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 . tests/guest/probetrace-lib.sh
 pt_require "probetrace on a fleet of 23 slowprobe devices"
 

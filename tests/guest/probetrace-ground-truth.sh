@@ -3,11 +3,15 @@
 # (CONFIG_TEST_ASYNC_DRIVER_PROBE=m) registers 2 async and 2 sync platform
 # devices on one CPU, each probe sleeping 5 s (msleep(5000), measured
 # 5036-5039 ms under TCG).  The collector must give exactly 4 spans, each
-# in [5000, 5300] ms, 2 async on kworkers and 2 sync in modprobe, all with
-# module-load origin, and lose nothing.  The same boot checks the records
+# in [5000, 5500] ms, 2 async on kworkers and 2 sync in modprobe, all with
+# module-load origin, and lose nothing.  The span is all of really_probe(),
+# including the probe's two dev_info() lines, which under TCG a probe may
+# pay for by flushing the serial console (console_unlock() prints what
+# others logged too): 5112-5262 ms were measured over 3 boots here, so the
+# bound is 5500 ms, not 5300.  The same boot checks the records
 # recovered from the boot-time trace (before the collector started).
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 . tests/guest/probetrace-lib.sh
 pt_require "probetrace ground truth with test_async_driver_probe"
 
@@ -30,11 +34,11 @@ spans='[.[] | select(.type == "probe" and (.pre_collector | not) and
 pt_q "$ev" "$spans | .[] | \"# \(.device) async=\(.async) in \(.comm): \(.duration_ns / 1000 | floor) us\""
 check_jq "exactly 4 probe spans of the test drivers" "$ev" "$spans | length == 4"
 check_jq "2 of them async, each on a kworker" "$ev" \
-	"[$spans[] | select(.async and (.comm | startswith(\"kworker/\")))] | length == 2"
+	"[${spans}[] | select(.async and (.comm | startswith(\"kworker/\")))] | length == 2"
 check_jq "2 of them sync, each in modprobe" "$ev" \
-	"[$spans[] | select((.async | not) and .comm == \"modprobe\")] | length == 2"
-check_jq "every span lasts 5000-5300 ms (msleep(5000) under TCG)" "$ev" \
-	"$spans | all(.duration_ns >= 5000000000 and .duration_ns <= 5300000000)"
+	"[${spans}[] | select((.async | not) and .comm == \"modprobe\")] | length == 2"
+check_jq "every span lasts 5000-5500 ms (msleep(5000) and console output under TCG)" "$ev" \
+	"$spans | all(.duration_ns >= 5000000000 and .duration_ns <= 5500000000)"
 check_jq "every probe returned 0" "$ev" "$spans | all(.ret == 0)"
 check_jq "every span's origin is modprobe loading test_async_driver_probe" "$ev" \
 	"$spans | all(.origin.kind == \"module_load\" and .origin.module == \"test_async_driver_probe\" and .origin.comm == \"modprobe\")"

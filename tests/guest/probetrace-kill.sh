@@ -10,7 +10,7 @@
 # probe of the edu device) and its kernel stack; udevd's own log line
 # "Worker [PID] processing SEQNUM=N killed" must name the same worker.
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 . tests/guest/probetrace-lib.sh
 pt_require "probetrace records udevd's SIGKILL of a module-loading worker"
 

@@ -6,7 +6,7 @@
 # and in table mode.  The sample below is a real guest recording (the kill
 # test), trimmed to 14 records.
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
 PROBETRACE=${PROBETRACE:-build/bin/probetrace}

@@ -95,7 +95,8 @@ static void add_probe(struct boot_data *b, struct json_object *r)
 	copy(p->origin_module, jstr(o, "module"));
 	p->origin_pid = (int)jint(o, "pid", 0);
 	p->pid = (int)jint(r, "pid", 0);
-	p->ret = (int)jint(r, "ret", 0);
+	/* really_probe() returns a driver's error negated; probe_error is the driver's own. */
+	p->ret = (int)jint(r, "probe_error", jint(r, "ret", 0));
 	p->async = jbool(r, "async");
 	p->pre_collector = jbool(r, "pre_collector");
 	p->end_ns = jint(r, "end_ns", jint(r, "ts_ns", 0));

@@ -175,6 +175,7 @@ int results__write_manifest(const struct run *run)
 	add_str(o, "kernel", opts->kernel);
 	add_str(o, "initrd", opts->initrd);
 	add_str(o, "kernel_build_hash", run->build_hash);
+	add_str(o, "guest_args", run->guest_args);
 	json_object_object_add(o, "boots_per_mode", json_object_new_int(opts->boots));
 	json_object_object_add(o, "jobs", json_object_new_int(opts->jobs));
 	json_object_object_add(o, "timeout_s", json_seconds(opts->timeout_s));

@@ -53,6 +53,7 @@ void run__free(struct run *run)
 	free(run->dir);
 	free(run->qemu_version);
 	free(run->build_hash);
+	free(run->guest_args);
 	memset(run, 0, sizeof(*run));
 }
 
@@ -81,6 +82,26 @@ static char *read_build_hash(const char *kernel)
 	if (hash)
 		hash[strcspn(hash, "\n")] = '\0';
 	return hash;
+}
+
+/*
+ * Kernel arguments the guest build asks for on every boot (the collector's
+ * boot-time tracing), published as boot-args next to the initramfs.
+ */
+static char *read_guest_args(const char *initrd)
+{
+	char *dir = xstrdup(initrd), *slash = strrchr(dir, '/'), *path, *args;
+
+	if (slash)
+		*slash = '\0';
+	path = xasprintf("%s/boot-args", slash ? dir : ".");
+	args = read_file(path, NULL);
+	free(path);
+	free(dir);
+	if (!args)
+		return xstrdup("");
+	args[strcspn(args, "\n")] = '\0';
+	return args;
 }
 
 /* Create results/<id>/boots; an existing run folder is never reused. */
@@ -128,7 +149,9 @@ static int boot__start(struct run *run, struct boot *b)
 {
 	const struct run_opts *opts = run->opts;
 	const struct mode *m = &opts->sc.modes[b->mode];
-	char *args = mode__kernel_args(&opts->sc, m);
+	char *mode_args = mode__kernel_args(&opts->sc, m);
+	char *args = *run->guest_args ? xasprintf("%s %s", run->guest_args, mode_args)
+				      : xstrdup(mode_args);
 	struct qemu_config cfg = {
 		.qemu = opts->qemu, .kernel = opts->kernel, .initrd = opts->initrd,
 		.accel = run->accel, .memory_mb = opts->memory_mb,
@@ -143,6 +166,7 @@ static int boot__start(struct run *run, struct boot *b)
 	if (err) {
 		fprintf(stderr, "bootprobe: %s: %s\n", b->dir, strerror(-err));
 		free(args);
+		free(mode_args);
 		return err;
 	}
 	console = xasprintf("%s/console.log", b->dir);
@@ -175,6 +199,7 @@ static int boot__start(struct run *run, struct boot *b)
 	free(events);
 	free(log);
 	free(args);
+	free(mode_args);
 	strv__free(&argv);
 	return err;
 }
@@ -357,6 +382,7 @@ int run__execute(struct run *run)
 	now_iso8601(run->started_at, sizeof(run->started_at));
 	run->start_ns = now_mono_ns();
 	run->build_hash = read_build_hash(run->opts->kernel);
+	run->guest_args = read_guest_args(run->opts->initrd);
 	run->qemu_version = qemu__version(run->opts->qemu);
 	if (!run->qemu_version) {
 		fprintf(stderr, "bootprobe: %s: not found or not runnable (make deps)\n",

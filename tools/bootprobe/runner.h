@@ -52,6 +52,7 @@ struct run {
 	char accel_reason[256];
 	char *qemu_version;
 	char *build_hash;
+	char *guest_args;	/* from boot-args next to the initrd, or "" */
 	char started_at[32];
 	char ended_at[32];
 	uint64_t start_ns;

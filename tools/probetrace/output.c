@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0
+/* JSON Lines and table output of probetrace records. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "output.h"
+
+int output__open(struct output *out, const char *path, int table)
+{
+	memset(out, 0, sizeof(*out));
+	out->fd = STDOUT_FILENO;
+	if (path && strcmp(path, "-")) {
+		out->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			       0644);
+		if (out->fd < 0)
+			return -errno;
+		out->own_fd = true;
+	}
+	if (table < 0)
+		table = isatty(out->fd);
+	if (table) {
+		out->table = fdopen(dup(out->fd), "w");
+		if (!out->table) {
+			output__close(out);
+			return -errno;
+		}
+		table__print_heading(out->table);
+	}
+	out->by_type = json_object_new_object();
+	return 0;
+}
+
+static void output__count_type(struct output *out, json_object *rec)
+{
+	json_object *t, *n;
+	const char *type = "?";
+	int64_t v = 0;
+
+	if (json_object_object_get_ex(rec, "type", &t))
+		type = json_object_get_string(t);
+	if (json_object_object_get_ex(out->by_type, type, &n))
+		v = json_object_get_int64(n);
+	json_object_object_add(out->by_type, type, json_object_new_int64(v + 1));
+}
+
+/* The whole line in one write(2), retried on short writes and EINTR. */
+static int write_all(int fd, const char *buf, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int output__write_json(struct output *out, json_object *rec)
+{
+	const char *s;
+	size_t len;
+	char *line;
+	int err;
+
+	s = json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN |
+					   JSON_C_TO_STRING_NOSLASHESCAPE);
+	len = strlen(s);
+	line = malloc(len + 1);
+	if (!line)
+		return -ENOMEM;
+	memcpy(line, s, len);
+	line[len] = '\n';
+	err = write_all(out->fd, line, len + 1);
+	free(line);
+	return err;
+}
+
+int output__write(struct output *out, json_object *rec)
+{
+	int err = 0;
+
+	if (out->table) {
+		table__print(out->table, rec);
+		if (fflush(out->table) == EOF)
+			err = -errno;
+	} else {
+		err = output__write_json(out, rec);
+	}
+	if (err) {
+		out->failed++;
+		out->last_err = err;
+		return err;
+	}
+	out->written++;
+	output__count_type(out, rec);
+	return 0;
+}
+
+void output__close(struct output *out)
+{
+	if (out->table)
+		fclose(out->table);
+	if (out->own_fd && out->fd >= 0)
+		close(out->fd);
+	json_object_put(out->by_type);
+	memset(out, 0, sizeof(*out));
+	out->fd = -1;
+}
+
+/* ---- table ------------------------------------------------------------------ */
+
+/* Records read back may be anything: every accessor checks the type. */
+static json_object *jget(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	if (!json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, key, &v))
+		return NULL;
+	return v;
+}
+
+/* The array at key, or NULL (json-c asserts on non-array accesses). */
+static json_object *jarr(json_object *o, const char *key)
+{
+	json_object *v = jget(o, key);
+
+	return json_object_is_type(v, json_type_array) ? v : NULL;
+}
+
+static size_t jlen(json_object *arr)
+{
+	return arr ? json_object_array_length(arr) : 0;
+}
+
+static const char *jstr(json_object *o, const char *key)
+{
+	json_object *v = jget(o, key);
+
+	return v ? json_object_get_string(v) : "";
+}
+
+static int64_t jint(json_object *o, const char *key)
+{
+	json_object *v = jget(o, key);
+
+	return v ? json_object_get_int64(v) : 0;
+}
+
+static double jms(json_object *o, const char *key)
+{
+	return jint(o, key) / 1e6;
+}
+
+void table__print_heading(FILE *f)
+{
+	fprintf(f, "%-12s %-17s %-7s %-16s %s\n", "TIME(s)", "EVENT", "PID",
+		"COMM", "DETAILS");
+}
+
+static void print_origin(FILE *f, json_object *origin)
+{
+	const char *kind = jstr(origin, "kind");
+
+	fprintf(f, " origin=%s", *kind ? kind : "?");
+	if (jget(origin, "module"))
+		fprintf(f, "(%s by %s[%" PRId64 "])", jstr(origin, "module"),
+			jstr(origin, "comm"), jint(origin, "pid"));
+}
+
+static void print_probe(FILE *f, json_object *r, bool span)
+{
+	fprintf(f, "%s %s", jstr(r, "driver"), jstr(r, "device"));
+	if (*jstr(r, "bus"))
+		fprintf(f, " bus=%s", jstr(r, "bus"));
+	if (span) {
+		if (jget(r, "duration_ns"))
+			fprintf(f, " %.3f ms", jms(r, "duration_ns"));
+		if (jint(r, "probe_error"))
+			fprintf(f, " error=%" PRId64, jint(r, "probe_error"));
+		else
+			fprintf(f, " ret=%" PRId64, jint(r, "ret"));
+	}
+	if (jget(r, "async"))
+		fprintf(f, " %s", json_object_get_boolean(jget(r, "async")) ?
+			"async" : "sync");
+	print_origin(f, jget(r, "origin"));
+	if (json_object_get_boolean(jget(r, "pre_collector")))
+		fprintf(f, " [before collector]");
+}
+
+static void print_state(FILE *f, json_object *s)
+{
+	json_object *m;
+
+	if ((m = jget(s, "module_load")))
+		fprintf(f, "; target in %s of %s for %.1f ms", "module load",
+			jstr(m, "name")[0] ? jstr(m, "name") : jstr(m, "file"),
+			jms(m, "for_ns"));
+	if ((m = jget(s, "probe")))
+		fprintf(f, "; in probe of %s by %s for %.1f ms",
+			jstr(m, "device"), jstr(m, "driver"), jms(m, "for_ns"));
+	if ((m = jget(s, "kthread_create")))
+		fprintf(f, "; in kthread_create for %.3f ms", jms(m, "for_ns"));
+}
+
+static void print_signal(FILE *f, json_object *r)
+{
+	json_object *t = jget(r, "target"), *stack = jarr(r, "target_stack");
+	size_t i, n;
+
+	fprintf(f, "%s -> %s[%" PRId64 "] %s", jstr(r, "sig_name"),
+		jstr(t, "comm"), jint(t, "pid"), jstr(r, "result"));
+	print_state(f, jget(r, "target_state"));
+	if (jint(r, "sig") != 9 || !stack)
+		return;
+	n = jlen(stack);
+	for (i = 0; i < n; i++)
+		fprintf(f, "\n%*s%s", 56, "",
+			json_object_get_string(json_object_array_get_idx(stack, i)) ?: "null");
+}
+
+static void print_names(FILE *f, json_object *arr, const char *key)
+{
+	size_t i, n = jlen(arr);
+
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s%s", i ? "," : " ",
+			jstr(json_object_array_get_idx(arr, i), key));
+}
+
+static void print_header(FILE *f, json_object *r)
+{
+	json_object *na = jarr(r, "not_attached");
+
+	fprintf(f, "schema %" PRId64 ", clock %s, kernel %s, kthread from %s, "
+		"%zu programs attached, %zu not:", jint(r, "schema"),
+		jstr(r, "clock"), jstr(r, "kernel"), jstr(r, "kthread_source"),
+		jlen(jarr(r, "attached")), jlen(na));
+	print_names(f, na, "program");
+}
+
+static void print_trailer(FILE *f, json_object *r)
+{
+	fprintf(f, "%s: %" PRId64 " events written, %" PRId64
+		" dropped in user space, %" PRId64 " dropped in BPF; not attached:",
+		jstr(r, "exit_reason"), jint(r, "events_written"),
+		jint(r, "events_dropped"), jint(r, "bpf_drops"));
+	print_names(f, jarr(r, "not_attached"), "program");
+}
+
+static void print_details(FILE *f, const char *type, json_object *r)
+{
+	if (!strcmp(type, "header"))
+		print_header(f, r);
+	else if (!strcmp(type, "trailer"))
+		print_trailer(f, r);
+	else if (!strcmp(type, "probe") || !strcmp(type, "probe_start"))
+		print_probe(f, r, !strcmp(type, "probe"));
+	else if (!strcmp(type, "signal_generate"))
+		print_signal(f, r);
+	else if (!strcmp(type, "signal_deliver"))
+		fprintf(f, "%s handler=%s", jstr(r, "sig_name"), jstr(r, "handler"));
+	else if (!strcmp(type, "exit"))
+		fprintf(f, "status=%" PRId64 " signal=%" PRId64,
+			jint(r, "exit_status"), jint(r, "exit_signal"));
+	else if (!strcmp(type, "kthread_start"))
+		fprintf(f, "%s%s", jstr(r, jget(r, "caller") ? "caller" : "threadfn"),
+			json_object_get_boolean(jget(r, "fatal_signal")) ?
+			" fatal signal pending" : "");
+	else if (!strcmp(type, "kthread_end"))
+		fprintf(f, "%s waited %.3f ms ret=%" PRId64 "%s",
+			jstr(r, jget(r, "caller") ? "caller" : "threadfn"),
+			jms(r, "wait_ns"), jint(r, "ret"),
+			json_object_get_boolean(jget(r, "fatal_signal")) ?
+			" fatal signal pending" : "");
+	else if (!strncmp(type, "module_", 7))
+		fprintf(f, "%s %s %.3f ms ret=%" PRId64, jstr(r, "name"),
+			jstr(r, "file"), jms(r, "duration_ns"), jint(r, "ret"));
+	else if (!strcmp(type, "initcall"))
+		fprintf(f, "%s %.3f ms ret=%" PRId64 " [before collector]",
+			jstr(r, "func"), jms(r, "duration_ns"), jint(r, "ret"));
+	else
+		fprintf(f, "%s", json_object_to_json_string_ext(
+				r, JSON_C_TO_STRING_PLAIN));
+}
+
+void table__print(FILE *f, json_object *rec)
+{
+	const char *type = jstr(rec, "type");
+	json_object *ts = jget(rec, "ts_ns");
+
+	if (!ts)
+		ts = jget(rec, "start_ns");
+	if (ts)
+		fprintf(f, "%12.6f ", json_object_get_int64(ts) / 1e9);
+	else
+		fprintf(f, "%12s ", "-");
+	fprintf(f, "%-17s %-7" PRId64 " %-16s ", type, jint(rec, "pid"),
+		jstr(rec, "comm"));
+	print_details(f, type, rec);
+	fputc('\n', f);
+}

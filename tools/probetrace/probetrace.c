@@ -1,0 +1,719 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probetrace: trace driver probes, kthread_create, signals, task exits and
+ * module loads from the first moment of user space, as JSON Lines.
+ *
+ * Lifecycle: open -> choose programs (BTF) -> load -> attach one by one ->
+ * header -> pre-collector records -> ready file -> poll -> drain ->
+ * trailer.  Optional programs whose attach point is missing are switched
+ * off and reported; nothing is dropped without being counted.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+#include <linux/types.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "probetrace.h"
+#include "probetrace.skel.h"
+#include "boottrace.h"
+#include "output.h"
+#include "record.h"
+#include "replay.h"
+
+#define MAX_LINKS 64
+
+static struct env {
+	const char *output;
+	const char *ready_file;
+	const char *input;
+	const char *tracefs;
+	const char *kallsyms;
+	int table;		/* -1: on a tty */
+	double duration;	/* seconds, 0: until SIGTERM/SIGINT */
+	bool boot_trace;
+	bool keep_boot_trace;
+	bool sigchld;
+	bool all_exits;
+	bool verbose;
+} env = {
+	.tracefs = "/sys/kernel/tracing",
+	.kallsyms = "/proc/kallsyms",
+	.table = -1,
+	.boot_trace = true,
+};
+
+struct collector {
+	struct probetrace *skel;
+	struct bpf_link *links[MAX_LINKS];
+	int nlinks;
+	struct ring_buffer *rb;
+	struct output out;
+	struct symbolizer sym;
+	json_object *attached;		/* program names */
+	json_object *not_attached;	/* {program, target, reason} */
+	const char *kthread_source;
+	uint64_t attach_ns;
+	uint64_t received, written, malformed, write_failed;
+	struct boottrace_stats boot;
+	const char *exit_reason;
+	/* Startup phases, boot ns: main(), loaded, attached, ready. */
+	uint64_t t_start, t_loaded, t_ready;
+};
+
+static volatile sig_atomic_t exiting;
+static volatile sig_atomic_t exit_signal;
+
+const char *argp_program_version = "probetrace 1 (schema 1)";
+static const char doc[] =
+"Trace driver probes, kthread_create, signals, task exits and module loads\n"
+"from boot, as JSON Lines (one record per line; docs/events.md).\n"
+"\n"
+"USAGE: probetrace [--output FILE] [--ready-file FILE] [--table|--json]\n"
+"                  [--duration SEC] [--no-boot-trace] [--sigchld]\n"
+"       probetrace --input EVENTS.jsonl [--table|--json]\n"
+"\n"
+"EXAMPLES:\n"
+"    probetrace                    # a table on a terminal, until Ctrl-C\n"
+"    probetrace --json --duration 10 >events.jsonl\n"
+"                                  # 10 s of JSON Lines into a file\n"
+"    probetrace --output /dev/vport0p1 --ready-file /run/probetrace.ready &\n"
+"                                  # the guest's /init: JSON to a virtio port,\n"
+"                                  # ready file once all programs are attached\n"
+"    probetrace --input events.jsonl\n"
+"                                  # read a recorded stream back as a table\n"
+"\n"
+"On SIGTERM or SIGINT it drains the ring buffer, writes a trailer record\n"
+"(events written, dropped in user space, dropped in BPF, programs not\n"
+"attached and why) and exits 0.\n"
+"\n"
+"Options:";
+
+enum {
+	OPT_NO_BOOT_TRACE = 0x100,
+	OPT_KEEP_BOOT_TRACE,
+	OPT_TRACEFS,
+	OPT_KALLSYMS,
+	OPT_SIGCHLD,
+	OPT_ALL_EXITS,
+	OPT_BOOT_ARGS,
+};
+
+static const struct argp_option opts[] = {
+	{ "output", 'o', "FILE", 0, "Write records to FILE (default stdout)", 0 },
+	{ "ready-file", 'r', "FILE", 0,
+	  "Create FILE once every program is attached", 0 },
+	{ "table", 't', NULL, 0, "Human-readable table (default on a tty)", 0 },
+	{ "json", 'j', NULL, 0, "JSON Lines (default when not a tty)", 0 },
+	{ "duration", 'd', "SEC", 0, "Stop after SEC seconds", 0 },
+	{ "input", 'i', "FILE", 0,
+	  "Read a recorded stream back instead of tracing (- for stdin)", 0 },
+	{ "no-boot-trace", OPT_NO_BOOT_TRACE, NULL, 0,
+	  "Do not read pre-collector records from the boot-time trace", 0 },
+	{ "keep-boot-trace", OPT_KEEP_BOOT_TRACE, NULL, 0,
+	  "Leave the boot-time bootprobe/* kprobe events enabled", 0 },
+	{ "tracefs", OPT_TRACEFS, "DIR", 0,
+	  "tracefs mount (default /sys/kernel/tracing)", 0 },
+	{ "kallsyms", OPT_KALLSYMS, "FILE", 0,
+	  "Symbols for stacks (default /proc/kallsyms)", 0 },
+	{ "sigchld", OPT_SIGCHLD, NULL, 0,
+	  "Also trace SIGCHLD (filtered as noise by default, but counted)", 0 },
+	{ "all-exits", OPT_ALL_EXITS, NULL, 0,
+	  "Also trace clean exits of non-leader threads", 0 },
+	{ "boot-args", OPT_BOOT_ARGS, NULL, 0,
+	  "Print the kernel arguments that record pre-collector probes, and exit", 0 },
+	{ "verbose", 'v', NULL, 0, "libbpf debug output on stderr", 0 },
+	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
+	{},
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	char *end;
+
+	switch (key) {
+	case 'o': env.output = arg; break;
+	case 'r': env.ready_file = arg; break;
+	case 't': env.table = 1; break;
+	case 'j': env.table = 0; break;
+	case 'i': env.input = arg; break;
+	case 'v': env.verbose = true; break;
+	case OPT_NO_BOOT_TRACE: env.boot_trace = false; break;
+	case OPT_KEEP_BOOT_TRACE: env.keep_boot_trace = true; break;
+	case OPT_TRACEFS: env.tracefs = arg; break;
+	case OPT_KALLSYMS: env.kallsyms = arg; break;
+	case OPT_SIGCHLD: env.sigchld = true; break;
+	case OPT_ALL_EXITS: env.all_exits = true; break;
+	case OPT_BOOT_ARGS:
+		printf("%s\n", PT_BOOT_ARGS);
+		exit(0);
+	case 'd':
+		errno = 0;
+		env.duration = strtod(arg, &end);
+		if (errno || *end || env.duration <= 0)
+			argp_error(state, "--duration %s: not a positive number", arg);
+		break;
+	case 'h':
+		argp_state_help(state, stderr, ARGP_HELP_STD_HELP);
+		break;
+	case ARGP_KEY_ARG:
+		argp_error(state, "%s: unexpected argument", arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* The program libbpf last failed to load, from its own message. */
+static char load_failed_prog[64];
+
+static int libbpf_print_fn(enum libbpf_print_level level, const char *fmt,
+			   va_list args)
+{
+	char line[256];
+	const char *p;
+	va_list copy;
+
+	if (level == LIBBPF_DEBUG && !env.verbose)
+		return 0;
+	va_copy(copy, args);
+	vsnprintf(line, sizeof(line), fmt, copy);
+	va_end(copy);
+	/* "libbpf: prog 'NAME': failed to load: -13" */
+	p = strstr(line, "prog '");
+	if (p && strstr(line, "': failed to load"))
+		sscanf(p, "prog '%63[^']'", load_failed_prog);
+	return vfprintf(stderr, fmt, args);
+}
+
+static void sig_handler(int sig)
+{
+	exiting = 1;
+	exit_signal = sig;
+}
+
+/* No SA_RESTART: a signal interrupts the ring buffer poll at once. */
+static int setup_signals(void)
+{
+	struct sigaction sa = { .sa_handler = sig_handler };
+
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGTERM, &sa, NULL) || sigaction(SIGINT, &sa, NULL))
+		return -errno;
+	signal(SIGPIPE, SIG_IGN);
+	return 0;
+}
+
+static uint64_t boot_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* ---- choosing programs ---------------------------------------------------- */
+
+static void collector__not_attached(struct collector *c, const char *prog,
+				    const char *target, const char *reason)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "program", json_object_new_string(prog));
+	json_object_object_add(o, "target", json_object_new_string(target));
+	json_object_object_add(o, "reason", json_object_new_string(reason));
+	json_object_array_add(c->not_attached, o);
+	/* The header and the trailer carry it; stderr only with -v. */
+	if (env.verbose)
+		fprintf(stderr, "probetrace: %s (%s): not attached: %s\n", prog,
+			target, reason);
+}
+
+/* The attach point of one program, looked for in the kernel's BTF. */
+struct attach_point {
+	char name[128];		/* "really_probe" or "btf_trace_signal_generate" */
+	int kind;		/* BTF_KIND_FUNC or BTF_KIND_TYPEDEF */
+	bool found;
+	struct bpf_program *prog;
+};
+
+static int attach_point_cmp(const void *a, const void *b)
+{
+	const struct attach_point *x = a, *y = b;
+
+	return strcmp(x->name, y->name) ?: x->kind - y->kind;
+}
+
+/* "fentry/x" and "fexit/x": FUNC x; "tp_btf/x": TYPEDEF btf_trace_x. */
+static void attach_point_init(struct attach_point *ap, struct bpf_program *p)
+{
+	const char *sec = bpf_program__section_name(p);
+	const char *target = strchr(sec, '/') ? strchr(sec, '/') + 1 : sec;
+
+	ap->prog = p;
+	ap->found = false;
+	if (!strncmp(sec, "tp_btf/", 7)) {
+		snprintf(ap->name, sizeof(ap->name), "btf_trace_%s", target);
+		ap->kind = BTF_KIND_TYPEDEF;
+	} else {
+		snprintf(ap->name, sizeof(ap->name), "%s", target);
+		ap->kind = BTF_KIND_FUNC;
+	}
+}
+
+/*
+ * One pass over the kernel's types, looking each name up among the sorted
+ * attach points: ~100k types, a btf__find_by_name_kind() per program would
+ * walk them all each time (a second of boot under TCG).
+ */
+static void attach_points_find(const struct btf *btf, struct attach_point *aps,
+			       int n)
+{
+	struct attach_point key, *ap;
+	const struct btf_type *t;
+	__u32 id, nr = btf__type_cnt(btf);
+
+	qsort(aps, n, sizeof(*aps), attach_point_cmp);
+	for (id = 1; id < nr; id++) {
+		t = btf__type_by_id(btf, id);
+		key.kind = btf_kind(t);
+		if (key.kind != BTF_KIND_FUNC && key.kind != BTF_KIND_TYPEDEF)
+			continue;
+		snprintf(key.name, sizeof(key.name), "%s",
+			 btf__name_by_offset(btf, t->name_off));
+		ap = bsearch(&key, aps, n, sizeof(*aps), attach_point_cmp);
+		if (ap) {
+			/* Equal names sort together: mark every program's. */
+			while (ap > aps && !attach_point_cmp(ap - 1, &key))
+				ap--;
+			for (; ap < aps + n && !attach_point_cmp(ap, &key); ap++)
+				ap->found = true;
+		}
+	}
+}
+
+static void collector__disable(struct collector *c, struct bpf_program *p,
+			       const char *reason)
+{
+	const char *sec = bpf_program__section_name(p);
+
+	bpf_program__set_autoload(p, false);
+	collector__not_attached(c, bpf_program__name(p),
+				strchr(sec, '/') ? strchr(sec, '/') + 1 : sec,
+				reason);
+}
+
+/* kthread: the tracepoints of kernel-patches/0003 if there, else fentry. */
+static void collector__choose_kthread(struct collector *c)
+{
+	struct probetrace *s = c->skel;
+	bool tp = bpf_program__autoload(s->progs.kthread_tp_start) &&
+		  bpf_program__autoload(s->progs.kthread_tp_end);
+
+	if (tp) {
+		c->kthread_source = "tracepoint";
+		collector__disable(c, s->progs.kthread_fentry,
+				   "superseded by the kthread:kthread_create_* tracepoints");
+		collector__disable(c, s->progs.kthread_fexit,
+				   "superseded by the kthread:kthread_create_* tracepoints");
+		return;
+	}
+	c->kthread_source = bpf_program__autoload(s->progs.kthread_fentry) ?
+			    "fentry" : "none";
+	if (bpf_program__autoload(s->progs.kthread_tp_start))
+		collector__disable(c, s->progs.kthread_tp_start,
+				   "kthread tracepoints incomplete: using fentry");
+	if (bpf_program__autoload(s->progs.kthread_tp_end))
+		collector__disable(c, s->progs.kthread_tp_end,
+				   "kthread tracepoints incomplete: using fentry");
+}
+
+static int collector__choose(struct collector *c)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	struct attach_point aps[MAX_LINKS];
+	struct bpf_program *p;
+	int i, n = 0, err;
+
+	if (!btf) {
+		err = -errno;
+		fprintf(stderr, "probetrace: /sys/kernel/btf/vmlinux: %s (a kernel with CONFIG_DEBUG_INFO_BTF is needed)\n",
+			strerror(-err));
+		return err;
+	}
+	bpf_object__for_each_program(p, c->skel->obj) {
+		if (bpf_program__autoload(p) && n < MAX_LINKS)
+			attach_point_init(&aps[n++], p);
+	}
+	attach_points_find(btf, aps, n);
+	btf__free(btf);
+	for (i = 0; i < n; i++) {
+		if (!aps[i].found)
+			collector__disable(c, aps[i].prog, "not in the kernel's BTF");
+	}
+	collector__choose_kthread(c);
+	return 0;
+}
+
+/* ---- lifecycle ------------------------------------------------------------- */
+
+/* Programs the verifier rejected in an earlier attempt, with the reason. */
+struct rejected {
+	char prog[64];
+	char reason[96];
+};
+
+static int collector__open(struct collector *c, const struct rejected *rej,
+			   int nrej)
+{
+	struct bpf_program *p;
+	int i, err;
+
+	c->skel = probetrace__open();
+	if (!c->skel) {
+		err = -errno;
+		fprintf(stderr, "probetrace: BPF skeleton: open failed: %s\n",
+			strerror(-err));
+		return err;
+	}
+	c->skel->rodata->trace_sigchld = env.sigchld;
+	c->skel->rodata->trace_all_exits = env.all_exits;
+	json_object_put(c->not_attached);
+	c->not_attached = json_object_new_array();
+	for (i = 0; i < nrej; i++) {
+		p = bpf_object__find_program_by_name(c->skel->obj, rej[i].prog);
+		if (p)
+			collector__disable(c, p, rej[i].reason);
+	}
+	return collector__choose(c);
+}
+
+/*
+ * A program the verifier rejects is switched off and the load tried
+ * again without it: one bad program never costs the others.
+ */
+static int collector__open_and_load(struct collector *c)
+{
+	struct rejected rej[MAX_LINKS];
+	int nrej = 0, err;
+
+	for (;;) {
+		load_failed_prog[0] = '\0';
+		err = collector__open(c, rej, nrej);
+		if (err)
+			return err;
+		err = probetrace__load(c->skel);
+		if (!err)
+			return 0;
+		probetrace__destroy(c->skel);
+		c->skel = NULL;
+		if (!load_failed_prog[0] || nrej == MAX_LINKS)
+			break;
+		snprintf(rej[nrej].prog, sizeof(rej[nrej].prog), "%s",
+			 load_failed_prog);
+		snprintf(rej[nrej].reason, sizeof(rej[nrej].reason),
+			 "rejected by the verifier: %s", strerror(-err));
+		nrej++;
+		fprintf(stderr, "probetrace: %s: %s; loading again without it\n",
+			load_failed_prog, rej[nrej - 1].reason);
+	}
+	fprintf(stderr, "probetrace: BPF skeleton: load failed: %s\n",
+		strerror(-err));
+	return err;
+}
+
+/* One by one: a program that fails to attach is reported, not fatal. */
+static int collector__attach(struct collector *c)
+{
+	struct bpf_program *p;
+	struct bpf_link *link;
+	char reason[160];
+
+	bpf_object__for_each_program(p, c->skel->obj) {
+		if (!bpf_program__autoload(p))
+			continue;
+		link = bpf_program__attach(p);
+		if (!link || c->nlinks == MAX_LINKS) {
+			snprintf(reason, sizeof(reason), "attach failed: %s",
+				 link ? "too many links" : strerror(errno));
+			bpf_link__destroy(link);
+			collector__not_attached(c, bpf_program__name(p),
+						bpf_program__section_name(p),
+						reason);
+			continue;
+		}
+		c->links[c->nlinks++] = link;
+		json_object_array_add(c->attached, json_object_new_string(
+			bpf_program__name(p)));
+	}
+	if (!c->nlinks) {
+		fprintf(stderr, "probetrace: no program attached\n");
+		return -ENOENT;
+	}
+	c->attach_ns = boot_ns();
+	return 0;
+}
+
+static int handle_event(void *ctx, void *data, size_t size)
+{
+	struct collector *c = ctx;
+	json_object *rec;
+
+	c->received++;
+	rec = record__from_event(data, size, &c->sym);
+	if (!rec) {
+		c->malformed++;
+		return 0;
+	}
+	if (output__write(&c->out, rec))
+		c->write_failed++;
+	else
+		c->written++;
+	json_object_put(rec);
+	return 0;
+}
+
+static int collector__ring_buffer(struct collector *c)
+{
+	c->rb = ring_buffer__new(bpf_map__fd(c->skel->maps.events),
+				 handle_event, c, NULL);
+	if (!c->rb) {
+		fprintf(stderr, "probetrace: ring buffer 'events': %s\n",
+			strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+static void collector__header(struct collector *c)
+{
+	json_object *o = json_object_new_object();
+	struct utsname u;
+
+	uname(&u);
+	json_object_object_add(o, "type", json_object_new_string("header"));
+	json_object_object_add(o, "schema", json_object_new_int(PT_SCHEMA_VERSION));
+	json_object_object_add(o, "tool", json_object_new_string("probetrace"));
+	json_object_object_add(o, "clock", json_object_new_string("boottime"));
+	json_object_object_add(o, "ts_ns", json_object_new_int64(boot_ns()));
+	json_object_object_add(o, "attach_ns", json_object_new_int64(c->attach_ns));
+	json_object_object_add(o, "kernel", json_object_new_string(u.release));
+	json_object_object_add(o, "pid", json_object_new_int64(getpid()));
+	json_object_object_add(o, "kthread_source",
+			       json_object_new_string(c->kthread_source));
+	json_object_object_add(o, "sigchld_traced", json_object_new_boolean(env.sigchld));
+	json_object_object_add(o, "attached", json_object_get(c->attached));
+	json_object_object_add(o, "not_attached", json_object_get(c->not_attached));
+	output__write(&c->out, o);
+	json_object_put(o);
+}
+
+/* PATH.tmp then rename: whoever sees the file sees it whole. */
+static int write_ready_file(const char *path)
+{
+	char tmp[4096];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "we");
+	if (!f)
+		return -errno;
+	fprintf(f, "%d\n", getpid());
+	if (fclose(f) || rename(tmp, path)) {
+		unlink(tmp);
+		return -errno;
+	}
+	return 0;
+}
+
+static void collector__run(struct collector *c)
+{
+	uint64_t end = env.duration ? boot_ns() + env.duration * 1e9 : 0;
+	int err;
+
+	while (!exiting) {
+		err = ring_buffer__poll(c->rb, 100);
+		if (err < 0 && err != -EINTR) {
+			fprintf(stderr, "probetrace: ring buffer poll: %s\n",
+				strerror(-err));
+			c->exit_reason = "poll error";
+			return;
+		}
+		if (end && boot_ns() >= end) {
+			c->exit_reason = "duration";
+			return;
+		}
+	}
+	c->exit_reason = exit_signal == SIGINT ? "SIGINT" : "SIGTERM";
+}
+
+static json_object *collector__bpf_counters(struct collector *c)
+{
+	static const char *const names[PT_CNT_MAX] = {
+		[PT_CNT_RB_DROPS] = "ringbuf_reserve_failed",
+		[PT_CNT_CTX_FULL] = "thread_ctx_full",
+		[PT_CNT_SIG_FILTERED] = "sigchld_filtered",
+		[PT_CNT_EXIT_FILTERED] = "thread_exits_filtered",
+		[PT_CNT_PROBE_DEEP] = "probes_too_deep",
+	};
+	json_object *o = json_object_new_object();
+	int i;
+
+	for (i = 0; i < PT_CNT_MAX; i++)
+		json_object_object_add(o, names[i], json_object_new_int64(
+			c->skel->bss->counters[i]));
+	return o;
+}
+
+/* When each startup phase ended, ns since boot. */
+static json_object *collector__startup(struct collector *c)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "start_ns", json_object_new_int64(c->t_start));
+	json_object_object_add(o, "loaded_ns", json_object_new_int64(c->t_loaded));
+	json_object_object_add(o, "attached_ns", json_object_new_int64(c->attach_ns));
+	json_object_object_add(o, "ready_ns", json_object_new_int64(c->t_ready));
+	return o;
+}
+
+static void collector__trailer(struct collector *c)
+{
+	json_object *o = json_object_new_object();
+	uint64_t dropped = c->malformed + c->write_failed;
+
+	json_object_object_add(o, "type", json_object_new_string("trailer"));
+	json_object_object_add(o, "ts_ns", json_object_new_int64(boot_ns()));
+	json_object_object_add(o, "exit_reason", json_object_new_string(
+		c->exit_reason ? c->exit_reason : "?"));
+	json_object_object_add(o, "records_written",
+			       json_object_new_int64(c->out.written));
+	json_object_object_add(o, "events_received", json_object_new_int64(c->received));
+	json_object_object_add(o, "events_written", json_object_new_int64(c->written));
+	json_object_object_add(o, "events_dropped", json_object_new_int64(dropped));
+	json_object_object_add(o, "events_malformed", json_object_new_int64(c->malformed));
+	json_object_object_add(o, "events_write_failed",
+			       json_object_new_int64(c->write_failed));
+	json_object_object_add(o, "bpf_drops", json_object_new_int64(
+		c->skel->bss->counters[PT_CNT_RB_DROPS]));
+	json_object_object_add(o, "bpf_counters", collector__bpf_counters(c));
+	json_object_object_add(o, "records_by_type", json_object_get(c->out.by_type));
+	json_object_object_add(o, "not_attached", json_object_get(c->not_attached));
+	json_object_object_add(o, "boot_trace", env.boot_trace ?
+			       boottrace__stats_json(&c->boot, env.tracefs) : NULL);
+	json_object_object_add(o, "startup", collector__startup(c));
+	if (c->sym.err)
+		json_object_object_add(o, "kallsyms_error", json_object_new_string(
+			strerror(-c->sym.err)));
+	output__write(&c->out, o);
+	json_object_put(o);
+}
+
+static void collector__destroy(struct collector *c)
+{
+	int i;
+
+	ring_buffer__free(c->rb);
+	for (i = 0; i < c->nlinks; i++)
+		bpf_link__destroy(c->links[i]);
+	probetrace__destroy(c->skel);
+	symbolizer__free(&c->sym);
+	json_object_put(c->attached);
+	json_object_put(c->not_attached);
+	output__close(&c->out);
+}
+
+static int trace_main(void)
+{
+	struct collector c = { .sym.path = env.kallsyms };
+	int err;
+
+	c.attached = json_object_new_array();
+	c.not_attached = json_object_new_array();
+	err = output__open(&c.out, env.output, env.table);
+	if (err) {
+		fprintf(stderr, "probetrace: %s: %s\n", env.output, strerror(-err));
+		goto out;
+	}
+	c.t_start = boot_ns();
+	err = setup_signals();
+	if (!err)
+		err = collector__open_and_load(&c);
+	c.t_loaded = boot_ns();
+	if (!err)
+		err = collector__attach(&c);
+	if (!err)
+		err = collector__ring_buffer(&c);
+	if (err)
+		goto out;
+	collector__header(&c);
+	if (env.boot_trace)
+		boottrace__emit(env.tracefs, c.attach_ns, !env.keep_boot_trace,
+				&c.out, &c.boot);
+	if (env.ready_file && (err = write_ready_file(env.ready_file))) {
+		fprintf(stderr, "probetrace: %s: %s\n", env.ready_file,
+			strerror(-err));
+		goto out;
+	}
+	c.t_ready = boot_ns();
+	fprintf(stderr, "probetrace: ready in %.0f ms (load %.0f, attach %.0f, boot trace %.0f)\n",
+		(c.t_ready - c.t_start) / 1e6, (c.t_loaded - c.t_start) / 1e6,
+		(c.attach_ns - c.t_loaded) / 1e6, (c.t_ready - c.attach_ns) / 1e6);
+	collector__run(&c);
+	/* Whatever is still in the ring buffer goes out before the trailer. */
+	ring_buffer__consume(c.rb);
+	collector__trailer(&c);
+out:
+	collector__destroy(&c);
+	return err ? 1 : 0;
+}
+
+static int replay_main(void)
+{
+	struct replay_stats st;
+	struct output out;
+	int err;
+
+	err = output__open(&out, env.output, env.table);
+	if (err) {
+		fprintf(stderr, "probetrace: %s: %s\n", env.output, strerror(-err));
+		return 1;
+	}
+	err = replay__run(env.input, &out, &st);
+	output__close(&out);
+	if (err < 0) {
+		fprintf(stderr, "probetrace: %s: %s\n", env.input, strerror(-err));
+		return 1;
+	}
+	fprintf(stderr, "probetrace: %s: %llu records, %llu malformed lines%s\n",
+		env.input, (unsigned long long)st.records,
+		(unsigned long long)st.malformed,
+		st.trailer ? "" : ", truncated (no trailer)");
+	return err ? 2 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = {
+		.options = opts,
+		.parser = parse_arg,
+		.doc = doc,
+	};
+	int err;
+
+	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
+	if (err)
+		return 1;
+	libbpf_set_print(libbpf_print_fn);
+	if (env.input)
+		return replay_main();
+	return trace_main();
+}

@@ -1,0 +1,59 @@
+# probetrace: the in-guest collector (CO-RE BPF + libbpf skeleton), a static
+# binary for the initramfs.  Included by the top-level Makefile, which
+# provides BUILD, GUEST, BIN, OBJ, Q, msg, DEPS_STAMP, CC, CFLAGS, CPPFLAGS.
+#
+#   vmlinux.h   from the BTF of the kernel we boot ($(GUEST)/vmlinux)
+#   .bpf.o      clang -target bpf, CO-RE relocations against that BTF
+#   .skel.h     bpftool gen skeleton, included by probetrace.c
+#
+# BPF_CLANG, BPFTOOL and LLVM_STRIP may be overridden on the command line.
+
+BPF_CLANG  ?= clang
+BPFTOOL    ?= bpftool
+LLVM_STRIP ?= llvm-strip
+
+PROBETRACE    := $(BIN)/probetrace
+PT_OBJ        := $(OBJ)/probetrace
+PT_VMLINUX_H  := $(BUILD)/vmlinux.h
+PT_BPF_OBJ    := $(PT_OBJ)/probetrace.bpf.o
+PT_SKEL       := $(PT_OBJ)/probetrace.skel.h
+PT_SRCS       := $(wildcard tools/probetrace/*.c)
+PT_OBJS       := $(patsubst tools/probetrace/%.c,$(PT_OBJ)/%.o,$(PT_SRCS))
+PT_BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall \
+		 -Wno-unused-function -I$(BUILD) -Ibpf
+PT_LIBS       := -lbpf -lelf -lz -ljson-c
+
+.PHONY: probetrace
+probetrace: $(PROBETRACE)
+
+# The guest kernel's types; build-hash changes only with a new kernel build.
+$(PT_VMLINUX_H): $(GUEST)/build-hash | $(DEPS_STAMP)
+	$(call msg,BTF,$@)
+	$(Q)mkdir -p $(@D) && \
+		$(BPFTOOL) btf dump file $(GUEST)/vmlinux format c >$@.tmp && \
+		mv $@.tmp $@
+
+# -MMD: a change in probetrace.h or vmlinux.h rebuilds the object.
+$(PT_BPF_OBJ): bpf/probetrace.bpf.c $(PT_VMLINUX_H) | $(DEPS_STAMP)
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D) && \
+		$(BPF_CLANG) $(PT_BPF_CFLAGS) -MMD -MP -MT $@ -MF $(@:.o=.d) \
+			-c $< -o $@.tmp && \
+		$(LLVM_STRIP) -g $@.tmp && mv $@.tmp $@
+
+$(PT_SKEL): $(PT_BPF_OBJ)
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name probetrace >$@.tmp && mv $@.tmp $@
+
+# More specific than the top-level $(OBJ)/%.o rule (shorter stem): wins.
+$(PT_OBJ)/%.o: tools/probetrace/%.c $(PT_SKEL) | $(DEPS_STAMP)
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(@D) && \
+		$(CC) $(CPPFLAGS) -Ibpf -I$(PT_OBJ) $(CFLAGS) -c $< -o $@
+
+# Static: the initramfs has no shared libbpf, libelf or json-c.
+$(PROBETRACE): $(PT_OBJS) | $(DEPS_STAMP)
+	$(call msg,LINK,$@)
+	$(Q)test -e "$$($(CC) -print-file-name=libjson-c.a)" || \
+		{ echo "probetrace: libjson-c.a not found (install libjson-c-dev)" >&2; exit 1; }
+	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) -static $(PT_OBJS) -o $@ $(PT_LIBS)
