@@ -13,7 +13,7 @@ require_guest "kthread_create SIGKILL policies"
 common="udev.event_timeout=3 bootprobe.expect=1"
 id=$(bp_run_id killpolicy)
 bp_run "$id" --devices 1 --timeout 120 --append "$common" \
-	--mode 'killable:slowprobe.probe_ms=5000 slowprobe.kthread_at_ms=5000' \
+	--mode 'killable:slowprobe.probe_ms=5000 slowprobe.kthread_at_ms=5000 bootprobe.monitor=1' \
 	--mode 'unkillable:slowprobe.probe_ms=5000 slowprobe.kthread_at_ms=5000 kthread.sigkill_policy=unkillable' \
 	--mode 'grace-inside:slowprobe.probe_ms=4000 slowprobe.kthread_at_ms=4000 kthread.sigkill_policy=grace=2000' \
 	--mode 'grace-after:slowprobe.probe_ms=6000 slowprobe.kthread_at_ms=6000 kthread.sigkill_policy=grace=2000' \
@@ -39,6 +39,9 @@ check "killable + sync: udevd kills the module-loading worker" worker_killed kil
 check "killable + sync: kthread_create fails with -EINTR and the probe fails" \
 	has killable 'probe failed: -EINTR in kthread_create'
 check "killable + sync: the device is left unbound" unbound killable
+seq=$(con killable | sed -n 's/.*Worker \[[0-9]*\] processing SEQNUM=\([0-9]*\) killed.*/\1/p' | head -1)
+check "killable + sync: udevd re-broadcasts the killed event (SEQNUM=$seq) with UDEV_WORKER_FAILED=1 and UDEV_WORKER_SIGNAL=9" \
+	has killable "udev-monitor SEQNUM=$seq .*UDEV_WORKER_FAILED=1.*UDEV_WORKER_SIGNAL=9.*UDEV_WORKER_SIGNAL_NAME=KILL"
 check "killable + sync: the kernel warns, naming slowprobe's probe function and module" \
 	has killable 'caller slowprobe_probe+.* (module slowprobe) in (udev-worker)\[[0-9]*\], waited on by systemd-udevd\['
 

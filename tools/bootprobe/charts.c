@@ -87,7 +87,7 @@ static int gantt(struct run_data *r, const char *dir)
 	fprintf(f, "set terminal svg size %d,%d dynamic noenhanced font 'sans,11' background '#ffffff'\n"
 		"set output 'gantt.svg'\n", width, height);
 	fprintf(f, "set style fill solid 0.8 border -1\nset xrange [0:%.3f]\nset xlabel 'seconds since kernel start'\n"
-		"set grid xtics\nunset key\n", xmax * 1.05);
+		"set grid xtics\nunset key\n", xmax * 1.3);
 	fprintf(f, "do for [t=1:2] {\n"
 		"if (t == 2) { set terminal pngcairo size %d,%d noenhanced font 'sans,10'; set output 'gantt.png' }\n"
 		"set multiplot layout %d,%d\n", width, height, rows, cols);
