@@ -46,13 +46,23 @@ static const struct boot_data *typical_boot(struct run_data *r, const struct mod
 
 static FILE *open_in(const char *dir, const char *name)
 {
-	char *path = xasprintf("%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
+	return fopen_in(dir, name, "bootprobe report");
+}
 
-	if (!f)
-		fprintf(stderr, "bootprobe report: %s: %s\n", path, strerror(errno));
-	free(path);
-	return f;
+/* A chart's script and its data file, both or neither. */
+static int open_pair(const char *dir, const char *name, FILE **gp, FILE **dat)
+{
+	char *gpn = xasprintf("%s.gp", name), *datn = xasprintf("%s.dat", name);
+
+	*gp = open_in(dir, gpn);
+	*dat = *gp ? open_in(dir, datn) : NULL;
+	free(gpn);
+	free(datn);
+	if (*gp && !*dat) {
+		fclose(*gp);
+		*gp = NULL;
+	}
+	return *gp ? 0 : -1;
 }
 
 /* Both terminals, same plot: the script's body is replayed for the PNG. */
@@ -129,16 +139,11 @@ static int gantt(struct run_data *r, const char *dir)
 
 static int boottime(struct run_data *r, const char *dir)
 {
-	FILE *f = open_in(dir, "boottime.gp"), *d = open_in(dir, "boottime.dat");
+	FILE *f, *d;
 	uint64_t rng = STATS_SEED;
 
-	if (!f || !d) {
-		if (f)
-			fclose(f);
-		if (d)
-			fclose(d);
+	if (open_pair(dir, "boottime", &f, &d))
 		return -1;
-	}
 	fprintf(d, "# mode_index boot_s\n");
 	for (int i = 0; i < r->nr_modes; i++)
 		for (size_t k = 0; k < r->modes[i].n[M_BOOT]; k++)
@@ -170,16 +175,11 @@ static int cmp_d(const void *a, const void *b)
 
 static int cdf(struct run_data *r, const char *dir)
 {
-	FILE *f = open_in(dir, "cdf.gp"), *d = open_in(dir, "cdf.dat");
+	FILE *f, *d;
 	int blocks = 0;
 
-	if (!f || !d) {
-		if (f)
-			fclose(f);
-		if (d)
-			fclose(d);
+	if (open_pair(dir, "cdf", &f, &d))
 		return -1;
-	}
 	script_head(f, "cdf", 720, 420);
 	fprintf(f, "set xlabel 'probe time (s)'\nset ylabel 'fraction of probes'\nset yrange [0:1.05]\n"
 		"set key bottom right\nset grid\nplot ");
@@ -213,16 +213,11 @@ static int cdf(struct run_data *r, const char *dir)
 
 static int kills(struct run_data *r, const char *dir)
 {
-	FILE *f = open_in(dir, "kills.gp"), *d = open_in(dir, "kills.dat");
+	FILE *f, *d;
 	int n = 0;
 
-	if (!f || !d) {
-		if (f)
-			fclose(f);
-		if (d)
-			fclose(d);
+	if (open_pair(dir, "kills", &f, &d))
 		return -1;
-	}
 	for (int i = 0; i < r->nr_modes; i++) {
 		fprintf(d, "# %s: kill_s boot_number\n", r->modes[i].name);
 		for (int k = 0; k < r->nr_boots; k++) {

@@ -17,13 +17,7 @@
 
 static FILE *create(const char *dir, const char *name)
 {
-	char *path = xasprintf("%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
-
-	if (!f)
-		fprintf(stderr, "bootprobe report: %s: %s\n", path, strerror(errno));
-	free(path);
-	return f;
+	return fopen_in(dir, name, "bootprobe report");
 }
 
 static void fmt(char *buf, size_t len, double v)

@@ -68,42 +68,6 @@ static char *default_run_id(const char *scenario)
 	return xasprintf("%s-%s", stamp, scenario);
 }
 
-/* The kernel's build hash, published next to the bzImage by the build. */
-static char *read_build_hash(const char *kernel)
-{
-	char *dir = xstrdup(kernel), *slash = strrchr(dir, '/'), *path, *hash;
-
-	if (slash)
-		*slash = '\0';
-	path = xasprintf("%s/build-hash", slash ? dir : ".");
-	hash = read_file(path, NULL);
-	free(path);
-	free(dir);
-	if (hash)
-		hash[strcspn(hash, "\n")] = '\0';
-	return hash;
-}
-
-/*
- * Kernel arguments the guest build asks for on every boot (the collector's
- * boot-time tracing), published as boot-args next to the initramfs.
- */
-static char *read_guest_args(const char *initrd)
-{
-	char *dir = xstrdup(initrd), *slash = strrchr(dir, '/'), *path, *args;
-
-	if (slash)
-		*slash = '\0';
-	path = xasprintf("%s/boot-args", slash ? dir : ".");
-	args = read_file(path, NULL);
-	free(path);
-	free(dir);
-	if (!args)
-		return xstrdup("");
-	args[strcspn(args, "\n")] = '\0';
-	return args;
-}
-
 /* Create results/<id>/boots; an existing run folder is never reused. */
 static int run__prepare(struct run *run)
 {
@@ -381,8 +345,11 @@ int run__execute(struct run *run)
 
 	now_iso8601(run->started_at, sizeof(run->started_at));
 	run->start_ns = now_mono_ns();
-	run->build_hash = read_build_hash(run->opts->kernel);
-	run->guest_args = read_guest_args(run->opts->initrd);
+	/* Published next to the bzImage and the initramfs by the build. */
+	run->build_hash = read_sibling_line(run->opts->kernel, "build-hash");
+	run->guest_args = read_sibling_line(run->opts->initrd, "boot-args");
+	if (!run->guest_args)
+		run->guest_args = xstrdup("");
 	run->qemu_version = qemu__version(run->opts->qemu);
 	if (!run->qemu_version) {
 		fprintf(stderr, "bootprobe: %s: not found or not runnable (make deps)\n",

@@ -242,6 +242,32 @@ bool path_exists(const char *path)
 	return access(path, F_OK) == 0;
 }
 
+FILE *fopen_in(const char *dir, const char *name, const char *who)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		fprintf(stderr, "%s: %s: %s\n", who, path, strerror(errno));
+	free(path);
+	return f;
+}
+
+char *read_sibling_line(const char *path, const char *name)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/'), *file, *text;
+
+	if (slash)
+		*slash = '\0';
+	file = xasprintf("%s/%s", slash ? dir : ".", name);
+	text = read_file(file, NULL);
+	free(file);
+	free(dir);
+	if (text)
+		text[strcspn(text, "\n")] = '\0';
+	return text;
+}
+
 uint64_t now_mono_ns(void)
 {
 	struct timespec ts;

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* A growable NULL-terminated array of owned strings (argv-like). */
 struct strv {
@@ -33,6 +34,10 @@ char *read_file(const char *path, size_t *len);
 /* Write via PATH.tmp + rename, so a reader never sees half a file. */
 int write_file_atomic(const char *path, const void *data, size_t len);
 bool path_exists(const char *path);
+/* fopen(DIR/NAME, "w"); NULL after a message naming the file, from @who. */
+FILE *fopen_in(const char *dir, const char *name, const char *who);
+/* First line of the file NAME in the folder holding PATH, or NULL. */
+char *read_sibling_line(const char *path, const char *name);
 
 uint64_t now_mono_ns(void);
 /* ISO 8601 UTC of the wall clock, e.g. 2026-12-03T07:52:08Z. */
