@@ -108,6 +108,11 @@ static void add_module(struct boot_data *b, struct json_object *r)
 	struct module_load *m = PUSH(b->modloads, b->nr_modloads);
 
 	copy(m->name, jstr(r, "name"));
+	/* A load that failed before the kernel read the module has only its file. */
+	if (!*m->name && *jstr(r, "file")) {
+		copy(m->name, jstr(r, "file"));
+		m->name[strcspn(m->name, ".")] = '\0';
+	}
 	copy(m->comm, jstr(r, "comm"));
 	m->pid = (int)jint(r, "pid", 0);
 	m->ret = (int)jint(r, "ret", 0);
@@ -282,7 +287,9 @@ static void console_line(struct boot_data *b, const char *line)
 	int a, c;
 	char dev[NAME_LEN], drv[NAME_LEN];
 
-	if (sscanf(rest, "bootprobe: init start at %lf", &v) == 1)
+	if (!strncmp(rest, "Run /init as init process", 25))
+		b->kernel_done_s = t;
+	else if (sscanf(rest, "bootprobe: init start at %lf", &v) == 1)
 		b->init_start_s = isnan(t) ? v : t;
 	else if (sscanf(rest, "bootprobe: coldplug start at %lf", &v) == 1)
 		b->coldplug_start_s = isnan(t) ? v : t;
@@ -368,7 +375,7 @@ struct boot_data *boot_data__new(const char *dir)
 
 	b->dir = xstrdup(dir);
 	b->init_start_s = b->coldplug_start_s = b->coldplug_done_s = NAN;
-	b->devices_done_s = b->complete_s = NAN;
+	b->devices_done_s = b->complete_s = b->kernel_done_s = NAN;
 	b->wall_s = NAN;
 	b->event_timeout_s = DEFAULT_UDEV_EVENT_TIMEOUT_S;
 	b->name = xstrdup("?");

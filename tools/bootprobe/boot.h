@@ -63,6 +63,7 @@ struct boot_data {
 	double wall_s;
 	double event_timeout_s;		/* udev's: from the command line, else 180 */
 	/* console markers, seconds since kernel start; NAN when absent */
+	double kernel_done_s;		/* "Run /init as init process" */
 	double init_start_s, coldplug_start_s, coldplug_done_s, devices_done_s, complete_s;
 	int expected, probed;
 	struct udev_kill *udev_kills;

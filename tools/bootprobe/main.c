@@ -11,6 +11,7 @@
 int cmd_report(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_timeline(int argc, char **argv);
 
 static void usage(FILE *out)
 {
@@ -21,6 +22,7 @@ static void usage(FILE *out)
 "  run       boot the guest N times per mode and keep every boot's evidence\n"
 "  report    analyse a run: statistics, comparisons, charts, report.md/html\n"
 "  explain   why a probe was killed: causal chains of one boot or a run\n"
+"  timeline  one boot in time order: probes, module loads, kthread waits, kills\n"
 "  compare   two runs side by side; --fail-if-slower PCT as a CI gate\n"
 "\n"
 "Run 'bootprobe COMMAND --help' for a command's options and examples.\n"
@@ -92,6 +94,8 @@ int main(int argc, char **argv)
 		return cmd_explain(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "compare"))
 		return cmd_compare(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "timeline"))
+		return cmd_timeline(argc - 1, argv + 1);
 	fprintf(stderr, "bootprobe: unknown command '%s' (see bootprobe --help)\n", argv[1]);
 	return 2;
 }
