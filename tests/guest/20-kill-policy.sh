@@ -18,7 +18,8 @@ bp_run "$id" --devices 1 --timeout 120 --append "$common" \
 	--mode 'grace-inside:slowprobe.probe_ms=4000 slowprobe.kthread_at_ms=4000 kthread.sigkill_policy=grace=2000' \
 	--mode 'grace-after:slowprobe.probe_ms=6000 slowprobe.kthread_at_ms=6000 kthread.sigkill_policy=grace=2000' \
 	--mode 'async-module:slowprobe.probe_ms=5000 slowprobe.async_probe=1' \
-	--mode 'async-driver:slowprobe.probe_ms=5000 driver_async_probe=slowprobe'
+	--mode 'async-driver:slowprobe.probe_ms=5000 driver_async_probe=slowprobe' \
+	--mode 'runtime-knob:slowprobe.probe_ms=5000 slowprobe.kthread_at_ms=5000 bootprobe.set=/sys/module/kthread/parameters/sigkill_policy:bogus bootprobe.set=/sys/module/kthread/parameters/sigkill_policy:unkillable'
 boots=$BP_RESULTS/$id/boots
 
 con() { cat "$boots/$1-001/console.log" 2>/dev/null; }
@@ -31,7 +32,7 @@ warned() { has "$1" 'kthread_create() interrupted by SIGKILL: caller slowprobe_p
 # Kernel timestamp of the first console line matching $2.
 stamp() { con "$1" | grep -m1 -- "$2" | sed -n 's/^\[ *\([0-9.]*\)\].*/\1/p'; }
 
-for m in killable unkillable grace-inside grace-after async-module async-driver; do
+for m in killable unkillable grace-inside grace-after async-module async-driver runtime-knob; do
 	check "$m: the boot completes" test "$(boot_outcome "$boots/$m-001")" = ok
 done
 
@@ -74,3 +75,10 @@ check "driver_async_probe: udevd still kills the worker, blocked in do_init_modu
 	worker_killed async-driver
 check "no kill warning in any async mode" \
 	bash -c "! grep -q 'interrupted by SIGKILL' '$boots/async-module-001/console.log' '$boots/async-driver-001/console.log'"
+
+knob=/sys/module/kthread/parameters/sigkill_policy
+check "the run-time knob refuses an unknown policy" has runtime-knob "set $knob: 'bogus' refused"
+check "the run-time knob reads back the policy written to it" has runtime-knob "set $knob = unkillable"
+check "unkillable set at run time: the probe survives the kill and binds" bound runtime-knob
+check "killable is the default policy (no boot parameter given)" has killable "kthread sigkill_policy: killable"
+check "the boot parameter sets the policy" has grace-after "kthread sigkill_policy: grace=2000"
