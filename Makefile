@@ -75,7 +75,13 @@ $(SLOWPROBE_DIR)/slowprobe.ko: kernel-patches/slowprobe/slowprobe.c kernel-patch
 	$(Q)mkdir -p $(@D) && cp kernel-patches/slowprobe/slowprobe.c kernel-patches/slowprobe/Kbuild $(@D)/
 	$(Q)$(MAKE) -s -C $$(cat $(GUEST)/kernel-dir)/obj ARCH=x86_64 M=$(abspath $(@D)) modules
 
-GUEST_EXTRAS := $(SLOWPROBE_DIR)/slowprobe.ko $(PROBETRACE)
+# A synthetic signal storm for the collector's per-event cost (bootprobe.storm=N).
+STORM := $(BIN)/storm
+$(STORM): $(OBJ)/guest/storm.o
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) -static $^ -o $@
+
+GUEST_EXTRAS := $(SLOWPROBE_DIR)/slowprobe.ko $(PROBETRACE) $(STORM)
 
 $(GUEST)/initramfs.cpio: tools/mkinitramfs.sh tools/guest/init $(GUEST)/build-hash $(GUEST_EXTRAS)
 	$(Q)tools/mkinitramfs.sh $(GUEST) $@ $(GUEST_EXTRAS)

@@ -28,6 +28,10 @@ const volatile bool trace_all_exits = false;	/* clean thread exits too */
 
 /* BPF-side counters, enum pt_counter; read by user space at the end. */
 __u64 counters[PT_CNT_MAX] = {};
+/* Ring buffer reservation failures by record type, enum pt_type. */
+__u64 drops_by_type[PT_TYPE_MAX] = {};
+/* signal_generate records lost, by signal (index sig - 1): a storm's own losses. */
+__u64 signal_drops[PT_NSIG] = {};
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -88,13 +92,19 @@ static __always_inline void count(int i)
 		__sync_fetch_and_add(&counters[i], 1);
 }
 
-/* Every reservation failure is counted: none is silent. */
-static __always_inline void *reserve(__u64 size)
+/*
+ * Every reservation failure is counted, in all and by record type: none is
+ * silent, and a workload's losses can be told from the rest of the boot's.
+ */
+static __always_inline void *reserve(__u64 size, __u32 type)
 {
 	void *e = bpf_ringbuf_reserve(&events, size, 0);
 
-	if (!e)
+	if (!e) {
 		count(PT_CNT_RB_DROPS);
+		if (type < PT_TYPE_MAX)
+			__sync_fetch_and_add(&drops_by_type[type], 1);
+	}
 	return e;
 }
 
@@ -228,7 +238,7 @@ int BPF_PROG(probe_enter, struct device *dev, struct device_driver *drv)
 			count(PT_CNT_PROBE_DEEP);
 		}
 	}
-	e = reserve(sizeof(*e));
+	e = reserve(sizeof(*e), PT_PROBE_START);
 	if (!e)
 		return 0;
 	__builtin_memset(e, 0, sizeof(*e));
@@ -255,7 +265,7 @@ int BPF_PROG(probe_exit, struct device *dev, struct device_driver *drv, int ret)
 		    c->probes[d & (PT_PROBE_DEPTH - 1)].dev == (__u64)dev)
 			start = c->probes[d & (PT_PROBE_DEPTH - 1)].start_ns;
 	}
-	e = reserve(sizeof(*e));
+	e = reserve(sizeof(*e), PT_PROBE);
 	if (!e)
 		return 0;
 	__builtin_memset(e, 0, sizeof(*e));
@@ -387,7 +397,7 @@ static __always_inline void kthread_emit(__u32 type, __u64 now, __u64 caller,
 					 bool oom, __u8 src,
 					 struct thread_ctx *c)
 {
-	struct pt_kthread *e = reserve(sizeof(*e));
+	struct pt_kthread *e = reserve(sizeof(*e), type);
 	__u32 d;
 
 	if (!e)
@@ -542,15 +552,23 @@ int BPF_PROG(signal_generate, int sig, struct kernel_siginfo *info,
 	__u64 now = bpf_ktime_get_boot_ns();
 	struct thread_ctx *c;
 	struct pt_signal *e;
-	__u32 tpid;
+	__u32 tpid, i;
 
 	if (sig == SIGCHLD && !trace_sigchld) {
 		count(PT_CNT_SIG_FILTERED);
 		return 0;
 	}
-	e = reserve(sizeof(*e));
-	if (!e)
+	e = reserve(sizeof(*e), PT_SIGNAL_GENERATE);
+	if (!e) {
+		i = (__u32)sig - 1;
+		if (i < PT_NSIG) {
+			/* Keep the mask: the verifier needs the bound. */
+			asm volatile("" : "+r"(i));
+			i &= PT_NSIG - 1;
+			__sync_fetch_and_add(&signal_drops[i], 1);
+		}
 		return 0;
+	}
 	__builtin_memset(e, 0, sizeof(*e));
 	fill_hdr(&e->hdr, PT_SIGNAL_GENERATE, now);
 	e->sig = sig;
@@ -581,7 +599,7 @@ int BPF_PROG(signal_deliver, int sig, struct kernel_siginfo *info,
 		count(PT_CNT_SIG_FILTERED);
 		return 0;
 	}
-	e = reserve(sizeof(*e));
+	e = reserve(sizeof(*e), PT_SIGNAL_DELIVER);
 	if (!e)
 		return 0;
 	__builtin_memset(e, 0, sizeof(*e));
@@ -607,7 +625,7 @@ int BPF_PROG(process_exit, struct task_struct *p)
 		count(PT_CNT_EXIT_FILTERED);
 		return 0;
 	}
-	e = reserve(sizeof(*e));
+	e = reserve(sizeof(*e), PT_EXIT);
 	if (!e)
 		return 0;
 	__builtin_memset(e, 0, sizeof(*e));
@@ -642,7 +660,7 @@ static __always_inline void module_load_enter(__u32 syscall, int fd)
 	struct thread_ctx *c = ctx_get(current_tid(), true);
 	struct pt_module *e;
 
-	e = reserve(sizeof(*e));
+	e = reserve(sizeof(*e), PT_MODULE_LOAD_START);
 	if (e) {
 		__builtin_memset(e, 0, sizeof(*e));
 		fill_hdr(&e->hdr, PT_MODULE_LOAD_START, now);
@@ -668,7 +686,7 @@ static __always_inline void module_load_exit(__u32 syscall, int fd, long ret)
 {
 	__u64 now = bpf_ktime_get_boot_ns();
 	struct thread_ctx *c = ctx_get(current_tid(), false);
-	struct pt_module *e = reserve(sizeof(*e));
+	struct pt_module *e = reserve(sizeof(*e), PT_MODULE_LOAD);
 
 	if (e) {
 		__builtin_memset(e, 0, sizeof(*e));
@@ -739,7 +757,7 @@ int BPF_PROG(do_init_module_exit, struct module *mod, int ret)
 {
 	__u64 now = bpf_ktime_get_boot_ns();
 	struct thread_ctx *c = ctx_get(current_tid(), false);
-	struct pt_module *e = reserve(sizeof(*e));
+	struct pt_module *e = reserve(sizeof(*e), PT_MODULE_INIT);
 
 	if (e) {
 		__builtin_memset(e, 0, sizeof(*e));

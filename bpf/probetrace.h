@@ -18,6 +18,7 @@
 #define PT_FILE_LEN	64
 #define PT_STACK_MAX	24	/* kernel stack frames kept for a kill */
 #define PT_PROBE_DEPTH	4	/* nested really_probe() frames per thread */
+#define PT_NSIG		64	/* signals 1..64: signal_drops[sig - 1] */
 
 enum pt_type {
 	PT_PROBE_START = 1,	/* really_probe() entry */

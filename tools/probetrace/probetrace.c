@@ -20,6 +20,7 @@
 #include <linux/types.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <json-c/linkhash.h>
 
 #include "probetrace.h"
 #include "probetrace.skel.h"
@@ -172,6 +173,14 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+static uint64_t boot_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
 /* The program libbpf last failed to load, from its own message. */
 static char load_failed_prog[64];
 
@@ -191,6 +200,9 @@ static int libbpf_print_fn(enum libbpf_print_level level, const char *fmt,
 	p = strstr(line, "prog '");
 	if (p && strstr(line, "': failed to load"))
 		sscanf(p, "prog '%63[^']'", load_failed_prog);
+	/* With -v, when each step happened: the start-up cost, step by step. */
+	if (env.verbose)
+		fprintf(stderr, "%.6f ", boot_ns() / 1e9);
 	return vfprintf(stderr, fmt, args);
 }
 
@@ -210,14 +222,6 @@ static int setup_signals(void)
 		return -errno;
 	signal(SIGPIPE, SIG_IGN);
 	return 0;
-}
-
-static uint64_t boot_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 /* ---- choosing programs ---------------------------------------------------- */
@@ -353,7 +357,13 @@ static int collector__choose(struct collector *c)
 		if (bpf_program__autoload(p) && n < MAX_LINKS)
 			attach_point_init(&aps[n++], p);
 	}
+	if (env.verbose)
+		fprintf(stderr, "%.6f probetrace: kernel BTF: %u types\n",
+			boot_ns() / 1e9, btf__type_cnt(btf));
 	attach_points_find(btf, aps, n);
+	if (env.verbose)
+		fprintf(stderr, "%.6f probetrace: %d attach points looked up\n",
+			boot_ns() / 1e9, n);
 	btf__free(btf);
 	for (i = 0; i < n; i++) {
 		if (!aps[i].found)
@@ -573,6 +583,36 @@ static json_object *collector__bpf_counters(struct collector *c)
 	return o;
 }
 
+/* bpf_drops split by record type: every type, zeros included. */
+static json_object *collector__drops_by_type(struct collector *c)
+{
+	json_object *o = json_object_new_object();
+	uint32_t t;
+
+	for (t = 1; t < PT_TYPE_MAX; t++)
+		json_object_object_add(o, record__type_name(t),
+				       json_object_new_int64(
+					       c->skel->bss->drops_by_type[t]));
+	return o;
+}
+
+/* signal_generate drops by signal number ("10": n), the signals that lost any. */
+static json_object *collector__signal_drops(struct collector *c)
+{
+	json_object *o = json_object_new_object();
+	char num[16];
+	int sig;
+
+	for (sig = 1; sig <= PT_NSIG; sig++) {
+		if (!c->skel->bss->signal_drops[sig - 1])
+			continue;
+		snprintf(num, sizeof(num), "%d", sig);
+		json_object_object_add(o, num, json_object_new_int64(
+					       c->skel->bss->signal_drops[sig - 1]));
+	}
+	return o;
+}
+
 /* When each startup phase ended, ns since boot. */
 static json_object *collector__startup(struct collector *c)
 {
@@ -604,6 +644,8 @@ static void collector__trailer(struct collector *c)
 			       json_object_new_int64(c->write_failed));
 	json_object_object_add(o, "bpf_drops", json_object_new_int64(
 		c->skel->bss->counters[PT_CNT_RB_DROPS]));
+	json_object_object_add(o, "bpf_drops_by_type", collector__drops_by_type(c));
+	json_object_object_add(o, "bpf_signal_drops", collector__signal_drops(c));
 	json_object_object_add(o, "bpf_counters", collector__bpf_counters(c));
 	json_object_object_add(o, "records_by_type", json_object_get(c->out.by_type));
 	json_object_object_add(o, "not_attached", json_object_get(c->not_attached));
@@ -713,6 +755,14 @@ int main(int argc, char **argv)
 	if (err)
 		return 1;
 	libbpf_set_print(libbpf_print_fn);
+	/*
+	 * json-c seeds its default string hash from /dev/urandom on the first
+	 * object key; early in a guest without an entropy source that read
+	 * waits for the kernel's jitter entropy, ~1 s under TCG (Linux 5.18+,
+	 * try_to_generate_entropy()).  Our keys are our own: no need for a
+	 * seeded hash.
+	 */
+	json_global_set_string_hash(JSON_C_STR_HASH_PERLLIKE);
 	if (env.input)
 		return replay_main();
 	return trace_main();

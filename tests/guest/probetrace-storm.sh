@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# probetrace under a synthetic event storm: /bin/storm sends itself N
+# ignored SIGUSR1, exactly one signal_generate record each.  499 of them
+# as SCHED_FIFO (the collector cannot run meanwhile; they fit in the ring
+# buffer) must all arrive; then 20011 (primes: a lost or doubled record
+# cannot hide) overrun the ring buffer, and every record that did not
+# arrive must be counted as a BPF drop of its type: records + drops = N.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/guest/probetrace-lib.sh
+pt_require "probetrace under a synthetic signal storm"
+if ! pt_initrd_files "$PT_INITRD" | grep -qx 'bin/storm'; then
+	skip "probetrace under a synthetic signal storm" "$PT_INITRD has no bin/storm (run make)"
+	exit 0
+fi
+
+small=499 big=20011
+id=$(bp_run_id pt-storm)
+pt_boot "$id" --timeout 180 --mode "storm:bootprobe.storm=rt:$small,$big"
+boot=$BP_RESULTS/$id/boots/storm-001
+ev=$boot/events.jsonl
+
+check "the boot completes" test "$(boot_outcome "$boot")" = ok
+pt_check_stream "the event stream is whole" "$ev"
+
+# storm N: "pid per_iter_ns" of the storm of N signals, from the console.
+storm_line() {
+	sed -n "s/.*bootprobe: storm n=$1 pid=\([0-9]*\) .*per_iter_ns=\([0-9.]*\).*/\1 \2/p" \
+		"$boot/console.log" | head -1
+}
+read -r pid1 ns1 <<<"$(storm_line $small)"
+read -r pid2 ns2 <<<"$(storm_line $big)"
+if [ -n "${pid1:-}" ] && [ -n "${pid2:-}" ]; then
+	pass "both storms ran ($small: $ns1 ns per signal, $big: $ns2 ns per signal)"
+else
+	fail "both storms ran" "no 'bootprobe: storm' line for each in $boot/console.log"
+	exit 0
+fi
+
+# Records of one storm: signal_generate, SIGUSR1, sent by and to itself, ignored.
+recs() {
+	pt_q "$ev" "[.[] | select(.type == \"signal_generate\" and .pid == $1 and .sig == 10 and
+		.target.pid == $1 and .result == \"ignored\")] | length"
+}
+r1=$(recs "$pid1")
+r2=$(recs "$pid2")
+others=$(pt_q "$ev" "[.[] | select(.type == \"signal_generate\" and .sig == 10 and
+	.pid != $pid1 and .pid != $pid2)] | length")
+read -r drops usr1_drops sg_drops all_by_type recv written udrops <<<"$(pt_q "$ev" '.[-1] |
+	"\(.bpf_drops) \(.bpf_signal_drops["10"] // 0) \(.bpf_drops_by_type.signal_generate)
+	 \(.bpf_drops_by_type | add) \(.events_received) \(.events_written) \(.events_dropped)"' |
+	tr '\n' ' ')"
+echo "# storm $small: $r1 records; storm $big: $r2 records; SIGUSR1 drops $usr1_drops;" \
+	"signal_generate drops $sg_drops; all BPF drops $drops"
+
+check "all $small records of the SCHED_FIFO storm arrive" test "$r1" = "$small"
+check "no SIGUSR1 in the boot but the storms'" test "$others" = 0
+check "storm $big: records + SIGUSR1 drops = $big exactly ($r2 + $usr1_drops)" \
+	test $((r2 + usr1_drops)) -eq "$big"
+check "the BPF drops by type add up to the BPF drops ($all_by_type = $drops)" \
+	test "$all_by_type" = "$drops"
+check "every record received is written, none dropped in user space" \
+	test "$recv" = "$written" -a "$udrops" = 0
