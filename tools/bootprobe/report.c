@@ -123,9 +123,13 @@ static void md_comparisons(FILE *f, struct run_data *r)
 			struct comparison c;
 
 			compare_metric(base, &r->modes[i], ms[k], &c);
-			fprintf(f, "| %s | %s | %.3f | %.3f | %+.3f | %+.3f – %+.3f | %+.1f %% | %.1f | %.3g%s |\n",
+			char pct[32] = "-";
+
+			if (isfinite(c.pct))
+				snprintf(pct, sizeof(pct), "%+.1f %%", c.pct);
+			fprintf(f, "| %s | %s | %.3f | %.3f | %+.3f | %+.3f – %+.3f | %s | %.1f | %.3g%s |\n",
 				r->modes[i].name, metric_titles[ms[k]], c.median_a, c.median_b, c.diff,
-				c.diff_lo, c.diff_hi, c.pct, c.mw.u, c.mw.p, c.mw.exact ? " (exact)" : "");
+				c.diff_lo, c.diff_hi, pct, c.mw.u, c.mw.p, c.mw.exact ? " (exact)" : "");
 		}
 	}
 	fprintf(f, "\n");
