@@ -288,6 +288,13 @@ static int open_signalfd(sigset_t *old)
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGHUP);
+	/*
+	 * A signal ignored at exec (a shell starts background jobs with SIGINT
+	 * ignored) would be discarded before it reached the signalfd.
+	 */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
 	if (sigprocmask(SIG_BLOCK, &mask, old))
 		return -errno;
 	return signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
