@@ -66,9 +66,16 @@ cp -r "$guest/modules/$release" "$root/lib/modules/"
 rm -f "$root/lib/modules/$release/build" "$root/lib/modules/$release/source"
 for extra in "$@"; do
 	[ -e "$extra" ] || die "$extra: missing"
+	# Debug info stays in build/; the guest loads every byte through fw_cfg.
 	case "$extra" in
-	*.ko) install -D -m 0644 "$extra" "$root/lib/modules/$release/extra/$(basename "$extra")" ;;
-	*) install -m 0755 "$extra" "$root/bin/" ;;
+	*.ko)
+		install -D -m 0644 "$extra" "$root/lib/modules/$release/extra/$(basename "$extra")"
+		strip --strip-debug "$root/lib/modules/$release/extra/$(basename "$extra")"
+		;;
+	*)
+		install -m 0755 "$extra" "$root/bin/"
+		strip --strip-unneeded "$root/bin/$(basename "$extra")"
+		;;
 	esac
 done
 depmod -b "$root" "$release"

@@ -34,6 +34,7 @@
 static struct env {
 	const char *output;
 	const char *ready_file;
+	const char *done_file;
 	const char *input;
 	const char *tracefs;
 	const char *kallsyms;
@@ -77,7 +78,8 @@ static const char doc[] =
 "Trace driver probes, kthread_create, signals, task exits and module loads\n"
 "from boot, as JSON Lines (one record per line; docs/events.md).\n"
 "\n"
-"USAGE: probetrace [--output FILE] [--ready-file FILE] [--table|--json]\n"
+"USAGE: probetrace [--output FILE] [--ready-file FILE] [--done-file FILE]\n"
+"                  [--table|--json]\n"
 "                  [--duration SEC] [--no-boot-trace] [--sigchld]\n"
 "       probetrace --input EVENTS.jsonl [--table|--json]\n"
 "\n"
@@ -105,12 +107,15 @@ enum {
 	OPT_SIGCHLD,
 	OPT_ALL_EXITS,
 	OPT_BOOT_ARGS,
+	OPT_DONE_FILE,
 };
 
 static const struct argp_option opts[] = {
 	{ "output", 'o', "FILE", 0, "Write records to FILE (default stdout)", 0 },
 	{ "ready-file", 'r', "FILE", 0,
 	  "Create FILE once every program is attached", 0 },
+	{ "done-file", OPT_DONE_FILE, "FILE", 0,
+	  "Create FILE once the trailer is written (before the slow detach)", 0 },
 	{ "table", 't', NULL, 0, "Human-readable table (default on a tty)", 0 },
 	{ "json", 'j', NULL, 0, "JSON Lines (default when not a tty)", 0 },
 	{ "duration", 'd', "SEC", 0, "Stop after SEC seconds", 0 },
@@ -142,6 +147,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'o': env.output = arg; break;
 	case 'r': env.ready_file = arg; break;
+	case OPT_DONE_FILE: env.done_file = arg; break;
 	case 't': env.table = 1; break;
 	case 'j': env.table = 0; break;
 	case 'i': env.input = arg; break;
@@ -713,6 +719,13 @@ static int trace_main(void)
 	/* Whatever is still in the ring buffer goes out before the trailer. */
 	ring_buffer__consume(c.rb);
 	collector__trailer(&c);
+	/*
+	 * Detaching two dozen fentry programs waits for RCU tasks grace
+	 * periods, about a second under TCG: tell a waiting /init that the
+	 * stream is complete before that.
+	 */
+	if (env.done_file && (err = write_ready_file(env.done_file)))
+		fprintf(stderr, "probetrace: %s: %s\n", env.done_file, strerror(-err));
 out:
 	collector__destroy(&c);
 	return err ? 1 : 0;
