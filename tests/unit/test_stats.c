@@ -83,8 +83,38 @@ static void mann_whitney(void)
 	CHECK(isnan(r.p), "an empty sample gives NaN, not a crash");
 }
 
+/* The bootstrap's selection-based median must equal the sorted one. */
+static void selection_median(void)
+{
+	double x[101], sorted[101];
+	uint64_t rng = 42;
+	int bad = 0;
+
+	for (int round = 0; round < 200; round++) {
+		size_t n = 1 + stats_rand(&rng) % 100;
+		struct summary s;
+
+		for (size_t i = 0; i < n; i++)
+			x[i] = (double)(stats_rand(&rng) % 7);	/* many ties */
+		memcpy(sorted, x, n * sizeof(*x));
+		stats_summarize(x, n, &s);
+		/* a constant resample's median is the value itself: CI within range */
+		if (s.ci_lo < s.min || s.ci_hi > s.max || s.median != stats_median(sorted, n))
+			bad++;
+	}
+	CHECK(bad == 0, "bootstrap medians by selection stay within the data on 200 random samples");
+	{
+		double even[] = { 3, 1, 4, 1, 5, 9 }, lo, hi;
+
+		/* one element per sample: the resample is that element, the CI is exact */
+		stats_median_diff_ci(even, 1, even + 5, 1, &lo, &hi);
+		CHECK(lo == 6 && hi == 6, "a one-element resample gives its element (9 - 3 = 6)");
+	}
+}
+
 int main(void)
 {
+	selection_median();
 	quantiles();
 	bootstrap();
 	mann_whitney();

@@ -195,6 +195,37 @@ static void add_trailer(struct boot_data *b, struct json_object *r)
 		}
 }
 
+/* Record types the analysis does not read: known, so neither warned about nor parsed. */
+static const char *const unused_types[] = {
+	"initcall", "initcall_start", "exit", "probe_start", "kthread_start",
+	"module_load_start", "module_init", "signal_deliver", NULL,
+};
+
+static bool is_unused_type(const char *type, size_t len)
+{
+	for (int i = 0; unused_types[i]; i++)
+		if (strlen(unused_types[i]) == len && !strncmp(type, unused_types[i], len))
+			return true;
+	return false;
+}
+
+/*
+ * probetrace writes "type" first: a record the analysis does not use is
+ * recognised from its first bytes and skipped without a JSON parse (most of
+ * a stream is pre-collector initcalls and task exits).
+ */
+static bool skip_unused(const char *line, size_t len)
+{
+	static const char prefix[] = "{\"type\":\"";
+	const size_t plen = sizeof(prefix) - 1;
+	const char *end;
+
+	if (len <= plen || strncmp(line, prefix, plen) || line[len - 1] != '}')
+		return false;
+	end = memchr(line + plen, '"', len - plen);
+	return end && is_unused_type(line + plen, end - (line + plen));
+}
+
 static void add_record(struct boot_data *b, struct json_object *r, const char *label, int line)
 {
 	const char *type = jstr(r, "type");
@@ -214,11 +245,7 @@ static void add_record(struct boot_data *b, struct json_object *r, const char *l
 		add_trailer(b, r);
 	else if (!*type) {
 		warn(b, "%s:%d: record without a type", label, line);
-	} else if (strcmp(type, "probe_start") && strcmp(type, "kthread_start") &&
-		   strcmp(type, "signal_deliver") && strcmp(type, "exit") &&
-		   strcmp(type, "module_load_start") && strcmp(type, "module_init") &&
-		   strcmp(type, "initcall") && strcmp(type, "initcall_start") &&
-		   strcmp(type, "probe_start")) {
+	} else if (!is_unused_type(type, strlen(type))) {
 		if (!b->unknown_records++)
 			warn(b, "%s:%d: unknown record type '%.40s' (ignored; later ones counted)",
 			     label, line, type);
@@ -227,6 +254,7 @@ static void add_record(struct boot_data *b, struct json_object *r, const char *l
 
 void boot_data__parse_events(struct boot_data *b, const char *text, const char *label)
 {
+	struct json_tokener *tok = json_tokener_new();
 	const char *line = text;
 	int lineno = 0;
 
@@ -234,15 +262,14 @@ void boot_data__parse_events(struct boot_data *b, const char *text, const char *
 	while (line && *line) {
 		const char *nl = strchr(line, '\n');
 		size_t len = nl ? (size_t)(nl - line) : strlen(line);
-		struct json_tokener *tok;
 		struct json_object *r;
 
 		lineno++;
-		if (len == 0 || (len == 1 && line[0] == '\r')) {
+		if (len == 0 || (len == 1 && line[0] == '\r') || (nl && skip_unused(line, len))) {
 			line = nl ? nl + 1 : NULL;
 			continue;
 		}
-		tok = json_tokener_new();
+		json_tokener_reset(tok);
 		r = json_tokener_parse_ex(tok, line, (int)len);
 		if (!r || json_tokener_get_error(tok) != json_tokener_success ||
 		    tok->char_offset != (int)len) {
@@ -254,9 +281,9 @@ void boot_data__parse_events(struct boot_data *b, const char *text, const char *
 			add_record(b, r, label, lineno);
 		}
 		json_object_put(r);
-		json_tokener_free(tok);
 		line = nl ? nl + 1 : NULL;
 	}
+	json_tokener_free(tok);
 	if (!b->has_header && lineno)
 		warn(b, "%s: no header record", label);
 	if (!b->has_trailer && lineno)

@@ -58,13 +58,61 @@ uint64_t stats_rand(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-/* Median of a resample (with replacement) of @x into @buf. */
+/* Put the k-th smallest of @a at a[k] (quickselect); a[] is reordered. */
+static double select_kth(double *a, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1;
+
+	while (lo < hi) {
+		double pivot = a[lo + (hi - lo) / 2], t;
+		size_t i = lo, j = hi;
+
+		while (i <= j) {
+			while (a[i] < pivot)
+				i++;
+			while (a[j] > pivot)
+				j--;
+			if (i <= j) {
+				t = a[i];
+				a[i] = a[j];
+				a[j] = t;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			break;
+	}
+	return a[k];
+}
+
+/*
+ * Median of a resample (with replacement) of @x into @buf: the same type-7
+ * value as stats_quantile_sorted(sorted, n, 0.5), by selection instead of a
+ * sort (the bootstrap's hot path).
+ */
 static double resample_median(const double *x, size_t n, double *buf, uint64_t *rng)
 {
+	size_t k = (n - 1) / 2;
+	double lo, hi;
+
 	for (size_t i = 0; i < n; i++)
 		buf[i] = x[stats_rand(rng) % n];
-	qsort(buf, n, sizeof(*buf), cmp_double);
-	return stats_quantile_sorted(buf, n, 0.5);
+	lo = select_kth(buf, n, k);
+	if (n % 2)
+		return lo;
+	/* even n: the smallest value above position k is the next order statistic */
+	hi = buf[k + 1];
+	for (size_t i = k + 2; i < n; i++)
+		if (buf[i] < hi)
+			hi = buf[i];
+	return (lo + hi) / 2;
 }
 
 static void percentile_ci(double *stat, size_t b, double *lo, double *hi)
