@@ -262,6 +262,31 @@ static void html_escape(FILE *f, const char *s)
 	}
 }
 
+/* Escaped text with markdown's **bold** and `code` turned into tags. */
+static void html_inline(FILE *f, const char *s)
+{
+	bool bold = false, code = false;
+	char one[2] = "";
+
+	for (; *s; s++) {
+		if (!code && s[0] == '*' && s[1] == '*') {
+			fputs(bold ? "</b>" : "<b>", f);
+			bold = !bold;
+			s++;
+		} else if (*s == '`') {
+			fputs(code ? "</code>" : "<code>", f);
+			code = !code;
+		} else {
+			one[0] = *s;
+			html_escape(f, one);
+		}
+	}
+	if (code)
+		fputs("</code>", f);
+	if (bold)
+		fputs("</b>", f);
+}
+
 /* A small markdown subset: headings, tables, lists, code blocks, images. */
 static void html_line(FILE *f, const char *line, const char *dir, bool *in_code, bool *in_table)
 {
@@ -315,8 +340,14 @@ static void html_line(FILE *f, const char *line, const char *dir, bool *in_code,
 		free(path);
 		free(rel);
 	} else if (*line) {
-		fputs(line[0] == '-' || line[0] == ' ' ? "<p class=li>" : "<p>", f);
-		html_escape(f, line);
+		size_t indent = strspn(line, " ");
+		bool item = !strncmp(line + indent, "- ", 2);
+
+		if (item)
+			fprintf(f, "<p class=li style=\"margin-left:%zuem\">&bull; ", 1 + indent / 2);
+		else
+			fputs("<p>", f);
+		html_inline(f, line + indent + (item ? 2 : 0));
 		fputs("</p>\n", f);
 	}
 }
