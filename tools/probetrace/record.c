@@ -186,6 +186,17 @@ static json_object *json_sym(struct symbolizer *sym, uint64_t addr)
 
 /* ---- record types ------------------------------------------------------------ */
 
+/*
+ * start_ns, end_ns and duration_ns of a span; a start of 0 means it began
+ * before the collector attached: start and duration are then null.
+ */
+static void add_span(json_object *o, __u64 start_ns, __u64 end_ns)
+{
+	add(o, "start_ns", start_ns ? json_object_new_int64(start_ns) : NULL);
+	add_int(o, "end_ns", end_ns);
+	add(o, "duration_ns", start_ns ? json_object_new_int64(end_ns - start_ns) : NULL);
+}
+
 static json_object *record__new(const struct pt_hdr *h)
 {
 	json_object *o = json_object_new_object();
@@ -230,12 +241,7 @@ static json_object *probe__json(const struct pt_probe *e,
 	add_int(o, "depth", e->depth);
 	add(o, "dev_addr", json_hex(e->dev));
 	if (e->hdr.type == PT_PROBE) {
-		/* start_ns 0: the probe began before the collector attached. */
-		add(o, "start_ns", e->start_ns ?
-		    json_object_new_int64(e->start_ns) : NULL);
-		add_int(o, "end_ns", e->hdr.ts_ns);
-		add(o, "duration_ns", e->start_ns ?
-		    json_object_new_int64(e->hdr.ts_ns - e->start_ns) : NULL);
+		add_span(o, e->start_ns, e->hdr.ts_ns);
 		add_int(o, "ret", e->ret);
 		/* really_probe() returns the driver's error negated. */
 		add_int(o, "probe_error", e->ret > 0 ? -e->ret : e->ret);
@@ -383,11 +389,7 @@ static json_object *module__json(const struct pt_module *e,
 		add_str(o, "name", e->name);
 	add_str(o, "file", e->file);
 	if (t != PT_MODULE_LOAD_START) {
-		add(o, "start_ns", e->start_ns ?
-		    json_object_new_int64(e->start_ns) : NULL);
-		add_int(o, "end_ns", e->hdr.ts_ns);
-		add(o, "duration_ns", e->start_ns ?
-		    json_object_new_int64(e->hdr.ts_ns - e->start_ns) : NULL);
+		add_span(o, e->start_ns, e->hdr.ts_ns);
 		add_int(o, "ret", e->ret);
 		add_bool(o, "fatal_signal", e->fatal_signal);
 	}
