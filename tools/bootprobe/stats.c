@@ -97,22 +97,29 @@ static double select_kth(double *a, size_t n, size_t k)
  * value as stats_quantile_sorted(sorted, n, 0.5), by selection instead of a
  * sort (the bootstrap's hot path).
  */
-static double resample_median(const double *x, size_t n, double *buf, uint64_t *rng)
+double stats_median_select(double *a, size_t n)
 {
 	size_t k = (n - 1) / 2;
 	double lo, hi;
 
-	for (size_t i = 0; i < n; i++)
-		buf[i] = x[stats_rand(rng) % n];
-	lo = select_kth(buf, n, k);
+	if (!n)
+		return NAN;
+	lo = select_kth(a, n, k);
 	if (n % 2)
 		return lo;
 	/* even n: the smallest value above position k is the next order statistic */
-	hi = buf[k + 1];
+	hi = a[k + 1];
 	for (size_t i = k + 2; i < n; i++)
-		if (buf[i] < hi)
-			hi = buf[i];
+		if (a[i] < hi)
+			hi = a[i];
 	return (lo + hi) / 2;
+}
+
+static double resample_median(const double *x, size_t n, double *buf, uint64_t *rng)
+{
+	for (size_t i = 0; i < n; i++)
+		buf[i] = x[stats_rand(rng) % n];
+	return stats_median_select(buf, n);
 }
 
 static void percentile_ci(double *stat, size_t b, double *lo, double *hi)

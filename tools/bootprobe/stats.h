@@ -22,6 +22,8 @@ struct summary {
  */
 double stats_quantile_sorted(const double *x, size_t n, double p);
 double stats_median(const double *x, size_t n);
+/* The same median by selection; reorders @a (the bootstrap's hot path). */
+double stats_median_select(double *a, size_t n);
 
 /* Everything in struct summary; n == 0 gives NaNs. */
 void stats_summarize(const double *x, size_t n, struct summary *s);
