@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	scenario__init(&sc);
 	if (!scenario__load(&sc, path, err, sizeof(err)))
 		for (int i = 0; i < sc.nr_modes; i++)
-			free(mode__kernel_args(&sc, &sc.modes[i]));
+			free(mode__kernel_args(&sc, &sc.modes[i], i + 1));
 	scenario__free(&sc);
 	return 0;
 }

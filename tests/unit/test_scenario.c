@@ -4,6 +4,7 @@
 #include "scenario.h"
 #include "util.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -56,7 +57,7 @@ static void good_file(void)
 	CHECK_STR(sc.name, "storage", "[scenario] name is taken");
 	CHECK(sc.nr_modes == 2 && sc.boots == 7 && sc.devices == 3 && sc.timeout_s == 90,
 	      "modes, boots, devices and timeout are read");
-	args = mode__kernel_args(&sc, &sc.modes[1]);
+	args = mode__kernel_args(&sc, &sc.modes[1], 1);
 	CHECK_STR(args, "slowprobe.probe_ms=4000 driver_async_probe=* udev.event_timeout=3 "
 		  "udev.timeout_signal=SIGKILL kthread.sigkill_policy=grace=2000",
 		  "a mode's kernel arguments = scenario's + mode's + udev + kill policy");
@@ -82,6 +83,37 @@ static void bad_files(void)
 		{ "[modes]\n", "s.conf:1: unknown section [modes]" },
 		{ "[scenario]\ndevices = 3\n", "s.conf: no [mode NAME] section" },
 		{ "[mode a]\njust words\n", "s.conf:2: expected 'key = value'" },
+		/* Values of the fleet, udev and probing keys. */
+		{ "[scenario]\nprobe_ms = soon\n[mode a]\n", "s.conf:2: probe_ms 'soon'" },
+		{ "[scenario]\nprobe_ms = uniform 3000 1000\n[mode a]\n",
+		  "s.conf:2: probe_ms 'uniform 3000 1000'" },
+		{ "[scenario]\nprobe_ms = end\n[mode a]\n", "s.conf:2: probe_ms 'end'" },
+		{ "[scenario]\ntime_scale = 0\n[mode a]\n", "s.conf:2: time_scale '0'" },
+		{ "[scenario]\ncontroller = ahci\n[mode a]\n", "s.conf:2: controller 'ahci'" },
+		{ "[scenario]\nnthreads = 9\n[mode a]\n", "s.conf:2: nthreads '9'" },
+		{ "[mode a]\nprobing = fast\n", "s.conf:2: probing 'fast'" },
+		{ "[mode a]\nrules_event_timeout = -5\n", "s.conf:2: rules_event_timeout '-5'" },
+		{ "[mode a]\nevent_timeout = 3\nevent_timeout = 4\n",
+		  "s.conf:3: 'event_timeout' is given twice" },
+		/* Impossible combinations, named at the line that makes them so. */
+		{ "[scenario]\ndevices = 3\nprobe_ms = 1000,2000\n[mode a]\n",
+		  "s.conf:3: probe_ms lists 2 values but devices = 3" },
+		{ "[scenario]\nprobe_ms = 1000\n[mode a]\n",
+		  "s.conf:2: probe_ms is set but no mode has slowprobe devices" },
+		{ "[scenario]\ndevices = 2\nprobe_ms = 1000,2000\nkthread_at_ms = 500,2500\n[mode a]\n",
+		  "s.conf:4: kthread_at_ms 2500 of device 1 is beyond its probe_ms 2000" },
+		{ "[scenario]\ncontroller = mptsas1068\n[mode a]\n",
+		  "s.conf:2: controller mptsas1068 needs disks = N" },
+		{ "[scenario]\ncontroller = mptsas1068\ndisks = 9\n[mode a]\n",
+		  "s.conf:3: disks = 9: mptsas1068 takes at most 8" },
+		{ "[scenario]\ndisks = 2\n[mode a]\n", "s.conf:2: disks = 2 needs a controller" },
+		{ "[mode a]\nprobing = async-probe\n",
+		  "s.conf:1: mode 'a': probing = async-probe but the scenario has no driver" },
+		{ "[scenario]\ntime_scale = 0.1\n[mode a]\nevent_timeout = 5\n",
+		  "s.conf:3: mode 'a': event_timeout 5 s at time_scale 0.1 is 0.5 s" },
+		{ "[scenario]\ncmdline = udev.event_timeout=9\n[mode a]\nevent_timeout = 3\n",
+		  "s.conf:4: mode 'a': event_timeout and a cmdline udev.event_timeout=" },
+		{ "[scenario]\nbaseline = b\n[mode a]\n", "s.conf:2: baseline 'b': no such mode" },
 	};
 	struct scenario sc;
 
@@ -105,6 +137,142 @@ static void bad_files(void)
 	scenario__free(&sc);
 }
 
+/* Times are written unscaled and scaled once, into the kernel arguments. */
+static void fleet_and_scaling(void)
+{
+	struct scenario sc;
+	char *err, *args;
+
+	err = load_err("[scenario]\n"
+		       "time_scale = 0.1\n"
+		       "devices = 3\n"
+		       "probe_ms = 60000,20000,10000\n"
+		       "kthread_at_ms = 55000,end,end\n"
+		       "fw_wait_ms = 5000\n"
+		       "nthreads = 2\n"
+		       "baseline = slow\n"
+		       "[mode killable]\n"
+		       "event_timeout = 30\n"
+		       "kill_policy = grace=30000\n"
+		       "[mode lvm]\n"
+		       "udev_conf_event_timeout = 25\n"
+		       "rules_event_timeout = 180\n"
+		       "[mode per-module]\n"
+		       "probing = async-probe\n"
+		       "devices = 1\n"
+		       "[mode every-module]\n"
+		       "probing = module-async-probe\n"
+		       "[mode slow]\n"
+		       "probing = driver-async-probe\n", &sc);
+	CHECK(!err, "a fleet scenario loads%s%s", err ? ": " : "", err ? err : "");
+	if (err)
+		return;
+	CHECK_STR(sc.baseline, "slow", "the baseline mode is read");
+	args = mode__kernel_args(&sc, &sc.modes[0], 1);
+	CHECK_STR(args, "slowprobe.probe_ms=6000,2000,1000 slowprobe.kthread_at_ms=5500,-1,-1 "
+		  "slowprobe.nthreads=2 slowprobe.fw_wait_ms=500 bootprobe.expect=3 "
+		  "udev.event_timeout=3 kthread.sigkill_policy=grace=3000",
+		  "probe, thread, firmware, udev and grace times are scaled by time_scale");
+	free(args);
+	args = mode__kernel_args(&sc, &sc.modes[1], 1);
+	CHECK(strstr(args, "bootprobe.udev_conf_event_timeout=2500ms bootprobe.rules_event_timeout=18") &&
+	      !strstr(args, "udev.event_timeout="),
+	      "udev.conf and rules timeouts go to /init, fractions in ms (%s)", args);
+	free(args);
+	args = mode__kernel_args(&sc, &sc.modes[2], 1);
+	CHECK(strstr(args, "slowprobe.probe_ms=6000 ") && strstr(args, "bootprobe.expect=1") &&
+	      strstr(args, "slowprobe.async_probe=1"),
+	      "a mode's devices cut the fleet; async-probe goes to the fleet's driver (%s)", args);
+	free(args);
+	args = mode__kernel_args(&sc, &sc.modes[3], 1);
+	CHECK(strstr(args, " module.async_probe=1") != NULL, "module-async-probe is module.async_probe=1");
+	free(args);
+	args = mode__kernel_args(&sc, &sc.modes[4], 1);
+	CHECK(strstr(args, " driver_async_probe=*") != NULL, "driver-async-probe is driver_async_probe=*");
+	free(args);
+	sc.time_scale = 0.01;
+	err = scenario__validate(&sc, (char[256]){ 0 }, 256) ? "refused" : NULL;
+	CHECK(err != NULL, "a time scale that pushes a udev timeout under 1 s is refused on re-validation");
+	scenario__free(&sc);
+}
+
+/* Parse "slowprobe.probe_ms=a,b,c" out of @args into @v; the count. */
+static int probe_list(const char *args, long *v)
+{
+	const char *p = strstr(args, "slowprobe.probe_ms=");
+	int n = 0;
+
+	if (!p)
+		return 0;
+	p += strlen("slowprobe.probe_ms=");
+	while (n < 24 && sscanf(p, "%ld", &v[n]) == 1) {
+		n++;
+		p += strcspn(p, ", ");
+		if (*p != ',')
+			break;
+		p++;
+	}
+	return n;
+}
+
+/* Distributions: drawn per boot, the same boot index for every mode. */
+static void distributions(void)
+{
+	long a[24], b[24], c[24];
+	bool in_range = true, same = true, differs = false;
+	struct scenario sc;
+	char *err, *x, *y;
+
+	err = load_err("[scenario]\ndevices = 8\nseed = 7\nprobe_ms = uniform 1000 3000\n"
+		       "kthread_at_ms = normal 1500 400\n[mode one]\n[mode two]\nevent_timeout = 9\n",
+		       &sc);
+	CHECK(!err, "a scenario with distributions loads%s%s", err ? ": " : "", err ? err : "");
+	if (err)
+		return;
+	for (long i = 1; i <= 20; i++) {
+		x = mode__kernel_args(&sc, &sc.modes[0], i);
+		y = mode__kernel_args(&sc, &sc.modes[1], i);
+		CHECK(probe_list(x, a) == 8 && probe_list(y, b) == 8, "boot %ld draws 8 probe times", i);
+		for (int d = 0; d < 8; d++) {
+			in_range &= a[d] >= 1000 && a[d] <= 3000;
+			same &= a[d] == b[d];
+			if (i > 1)
+				differs |= a[d] != c[d];
+			c[d] = a[d];
+		}
+		free(x);
+		free(y);
+	}
+	CHECK(in_range, "uniform 1000 3000 draws stay in [1000, 3000]");
+	CHECK(same, "boot i of every mode gets the same draws");
+	CHECK(differs, "different boots get different draws");
+	sc.seed = 8;
+	x = mode__kernel_args(&sc, &sc.modes[0], 20);
+	probe_list(x, b);
+	CHECK(memcmp(a, b, 8 * sizeof(long)) != 0, "another seed gives other draws");
+	free(x);
+	scenario__free(&sc);
+}
+
+static void storage(void)
+{
+	struct scenario sc;
+	char *err, *args;
+
+	err = load_err("[scenario]\ncontroller = mptsas1068\ndisks = 8\n"
+		       "[mode async]\nprobing = async-probe\n", &sc);
+	CHECK(!err, "a real-driver scenario loads%s%s", err ? ": " : "", err ? err : "");
+	if (err)
+		return;
+	args = mode__kernel_args(&sc, &sc.modes[0], 1);
+	CHECK_STR(args, "bootprobe.disks=8 mptsas.async_probe=1",
+		  "the controller's driver gets async_probe=1 and /init waits for its disks");
+	free(args);
+	CHECK(controller__max_disks("virtio-scsi") >= 32 && !controller__max_disks("ide"),
+	      "virtio-scsi takes 32 disks; unknown models none");
+	scenario__free(&sc);
+}
+
 static void mode_specs(void)
 {
 	struct scenario sc;
@@ -117,7 +285,7 @@ static void mode_specs(void)
 	      "built-in mode async is driver_async_probe=*");
 	CHECK(!scenario__add_mode_spec(&sc, "slow:udev.event_timeout=3 foo.bar=1", err, sizeof(err)),
 	      "NAME:ARGS defines a mode");
-	args = mode__kernel_args(&sc, &sc.modes[1]);
+	args = mode__kernel_args(&sc, &sc.modes[1], 1);
 	CHECK_STR(args, "udev.event_timeout=3 foo.bar=1", "a NAME:ARGS mode passes its arguments");
 	free(args);
 	CHECK(scenario__add_mode_spec(&sc, "turbo", err, sizeof(err)) &&
@@ -138,6 +306,9 @@ int main(void)
 	good_file();
 	bad_files();
 	mode_specs();
+	fleet_and_scaling();
+	distributions();
+	storage();
 	unlink(xasprintf("%s/s.conf", tmpdir));
 	rmdir(tmpdir);
 	CHECK_DONE();

@@ -31,6 +31,8 @@ void run__usage(FILE *out)
 "                        (default: the scenario's, else 300)\n"
 "  -d, --devices N       QEMU edu devices for slowprobe, 0..24 (default: scenario's, else 0)\n"
 "      --append ARGS     extra kernel arguments for every mode\n"
+"      --time-scale F    multiply the scenario's guest times (probe times, udev\n"
+"                        timeouts, grace) by F instead of its time_scale\n"
 "  -a, --accel A         auto, kvm or tcg (default auto: KVM only if a KVM guest\n"
 "                        really boots here, else TCG with a warning)\n"
 "  -o, --results DIR     results root (default results)\n"
@@ -41,6 +43,8 @@ void run__usage(FILE *out)
 "      --memory MB       guest memory (default 512)\n"
 "  -q, --quiet           no progress line\n"
 "      --json            print the run's manifest.json on standard output at the end\n"
+"      --dry-run         check the scenario and print every boot's kernel arguments;\n"
+"                        boot nothing\n"
 "  -h, --help            this text\n"
 "\n"
 "Outcomes: ok, timeout, panic, qemu-error (and interrupted on Ctrl-C).\n"
@@ -49,6 +53,8 @@ void run__usage(FILE *out)
 "Examples:\n"
 "  bootprobe run --boots 10 --mode sync --mode async\n"
 "  bootprobe run --scenario bench/scenarios/default.conf --jobs 2\n"
+"  bootprobe run --scenario bench/scenarios/default.conf --boots 1 --dry-run\n"
+"  bootprobe run --scenario bench/scenarios/default.conf --time-scale 1 --timeout 900\n"
 "  bootprobe run -m 'killable:udev.event_timeout=3 slowprobe.probe_ms=4000' -d 1\n"
 "  bootprobe run -m 'test:bootprobe.modprobe=test_async_driver_probe' -t 120\n",
 		out);
@@ -65,7 +71,7 @@ static int fail(char *err, int errlen, const char *fmt, ...)
 }
 
 enum {
-	OPT_APPEND = 256, OPT_RUN_ID, OPT_KERNEL, OPT_INITRD, OPT_QEMU, OPT_MEMORY, OPT_JSON,
+	OPT_APPEND = 256, OPT_RUN_ID, OPT_KERNEL, OPT_INITRD, OPT_QEMU, OPT_MEMORY, OPT_JSON, OPT_TIME_SCALE, OPT_DRY_RUN,
 };
 
 static const struct option long_opts[] = {
@@ -76,6 +82,7 @@ static const struct option long_opts[] = {
 	{ "timeout", required_argument, NULL, 't' },
 	{ "devices", required_argument, NULL, 'd' },
 	{ "append", required_argument, NULL, OPT_APPEND },
+	{ "time-scale", required_argument, NULL, OPT_TIME_SCALE },
 	{ "accel", required_argument, NULL, 'a' },
 	{ "results", required_argument, NULL, 'o' },
 	{ "run-id", required_argument, NULL, OPT_RUN_ID },
@@ -85,6 +92,7 @@ static const struct option long_opts[] = {
 	{ "memory", required_argument, NULL, OPT_MEMORY },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -94,7 +102,7 @@ struct raw_opts {
 	const char *modes[MAX_MODES + 1];
 	int nr_modes;
 	long boots, devices;
-	double timeout_s;
+	double timeout_s, time_scale;
 	const char *append;
 };
 
@@ -129,6 +137,10 @@ static int parse_one(struct run_opts *o, struct raw_opts *r, int c, const char *
 	case OPT_APPEND:
 		r->append = arg;
 		break;
+	case OPT_TIME_SCALE:
+		if (!parse_seconds(arg, &r->time_scale) || r->time_scale > 10)
+			return fail(err, errlen, "--time-scale '%s': want a factor > 0, at most 10", arg);
+		break;
 	case 'a':
 		if (strcmp(arg, "auto") && strcmp(arg, "kvm") && strcmp(arg, "tcg"))
 			return fail(err, errlen, "--accel '%s': want auto, kvm or tcg", arg);
@@ -161,6 +173,9 @@ static int parse_one(struct run_opts *o, struct raw_opts *r, int c, const char *
 	case OPT_JSON:
 		o->json = true;
 		break;
+	case OPT_DRY_RUN:
+		o->dry_run = true;
+		break;
 	default:
 		return fail(err, errlen, "unknown option (see bootprobe run --help)");
 	}
@@ -189,9 +204,16 @@ static int apply(struct run_opts *o, const struct raw_opts *r, char *err, int er
 	}
 	if (r->devices >= 0)
 		sc->devices = r->devices;
+	if (r->time_scale > 0)
+		sc->time_scale = r->time_scale;
+	/* The overrides may have made the scenario impossible. */
+	if ((r->devices >= 0 || r->time_scale > 0) && scenario__validate(sc, err, errlen))
+		return -1;
 	o->boots = r->boots ? r->boots : sc->boots ? sc->boots : 1;
 	o->timeout_s = r->timeout_s > 0 ? r->timeout_s : sc->timeout_s > 0 ? sc->timeout_s
 									   : DEFAULT_TIMEOUT_S;
+	if (o->dry_run)
+		return 0;
 	if (!path_exists(o->kernel))
 		return fail(err, errlen, "--kernel %s: no such file (run make)", o->kernel);
 	if (!path_exists(o->initrd))

@@ -53,6 +53,12 @@ static int cmd_run(int argc, char **argv)
 		return rc > 0 ? 0 : 2;
 	}
 	run__plan(&run, &opts);
+	if (opts.dry_run) {
+		run__print_plan(&run, stdout);
+		run__free(&run);
+		run_opts__free(&opts);
+		return 0;
+	}
 	rc = run__execute(&run);
 	if (opts.json && run.dir) {
 		char *path = xasprintf("%s/manifest.json", run.dir);

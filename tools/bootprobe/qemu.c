@@ -11,6 +11,33 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+/*
+ * A SCSI host adapter with its disks: null-co block devices that read as
+ * zeros, so no image files are needed and the partition scan finds nothing.
+ */
+static void push_storage(const struct qemu_config *cfg, struct strv *argv)
+{
+	bool sas = !strcmp(cfg->controller, "mptsas1068");
+
+	strv__push(argv, "-device");
+	strv__push(argv, sas ? "mptsas1068,id=hba" : "virtio-scsi-pci,id=hba");
+	for (long i = 0; i < cfg->disks; i++) {
+		strv__push(argv, "-blockdev");
+		strv__pushf(argv, "driver=null-co,node-name=disk%ld,size=%d,read-zeroes=on",
+			    i, 64 << 20);
+		/*
+		 * mptsas ignores an end device whose SAS address is 0, and QEMU's
+		 * SAS1068 reports the disk's wwn (default 0) as that address.
+		 */
+		strv__push(argv, "-device");
+		if (sas)
+			strv__pushf(argv, "scsi-hd,drive=disk%ld,bus=hba.0,scsi-id=%ld,lun=0,"
+				    "wwn=0x%llx", i, i, 0x5000000000000010ULL + i);
+		else
+			strv__pushf(argv, "scsi-hd,drive=disk%ld,bus=hba.0,scsi-id=%ld,lun=0", i, i);
+	}
+}
+
 void qemu__build_argv(const struct qemu_config *cfg, struct strv *argv)
 {
 	strv__push(argv, cfg->qemu);
@@ -55,6 +82,8 @@ void qemu__build_argv(const struct qemu_config *cfg, struct strv *argv)
 		strv__push(argv, "-device");
 		strv__push(argv, "edu");
 	}
+	if (cfg->controller)
+		push_storage(cfg, argv);
 }
 
 pid_t qemu__spawn(const struct strv *argv, const char *log_path)

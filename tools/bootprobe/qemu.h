@@ -21,6 +21,8 @@ struct qemu_config {
 	const char *accel;		/* "tcg" or "kvm" */
 	long memory_mb;
 	long devices;			/* edu devices for slowprobe */
+	const char *controller;		/* mptsas1068, virtio-scsi or NULL */
+	long disks;			/* on the controller, each a null-co disk */
 	const char *kernel_args;	/* the mode's arguments */
 	const char *console_path;	/* serial console goes here */
 	const char *events_path;	/* the virtio-serial event port goes here */

@@ -14,6 +14,7 @@
 #include "util.h"
 
 #include <json-c/json.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/sysinfo.h>
@@ -104,6 +105,13 @@ static struct json_object *host__json(void)
 	return o;
 }
 
+/* A time in seconds, left out when not set. */
+static void add_seconds(struct json_object *o, const char *key, double s)
+{
+	if (s > 0)
+		json_object_object_add(o, key, json_object_new_double(s));
+}
+
 static struct json_object *modes__json(const struct run *run)
 {
 	const struct scenario *sc = &run->opts->sc;
@@ -112,15 +120,18 @@ static struct json_object *modes__json(const struct run *run)
 	for (int i = 0; i < sc->nr_modes; i++) {
 		const struct mode *m = &sc->modes[i];
 		struct json_object *o = json_object_new_object();
-		char *args = mode__kernel_args(sc, m);
+		char *args = mode__kernel_args(sc, m, 1);
 
 		add_str(o, "name", m->name);
 		add_str(o, "kernel_args", args);
-		if (m->event_timeout)
-			json_object_object_add(o, "udev_event_timeout_s",
-					       json_object_new_int(m->event_timeout));
+		add_seconds(o, "udev_event_timeout_s", m->event_timeout * sc->time_scale);
+		add_seconds(o, "udev_conf_event_timeout_s", m->conf_event_timeout * sc->time_scale);
+		add_seconds(o, "rules_event_timeout_s", m->rules_event_timeout * sc->time_scale);
 		add_str(o, "udev_timeout_signal", m->timeout_signal);
 		add_str(o, "kill_policy", m->kill_policy);
+		if (m->kill_policy && !strcmp(m->kill_policy, "grace"))
+			json_object_object_add(o, "grace_ms",
+				json_object_new_int64(lround(m->grace_ms * sc->time_scale)));
 		json_object_object_add(o, "devices", json_object_new_int(mode__devices(sc, m)));
 		json_object_array_add(arr, o);
 		free(args);
@@ -166,6 +177,9 @@ int results__write_manifest(const struct run *run)
 	add_str(o, "run_id", run->id);
 	add_str(o, "scenario", opts->sc.name);
 	add_str(o, "scenario_file", opts->sc.path);
+	json_object_object_add(o, "time_scale", json_object_new_double(opts->sc.time_scale));
+	add_str(o, "controller", opts->sc.controller);
+	add_str(o, "baseline", opts->sc.baseline);
 	json_object_object_add(o, "host", host__json());
 	add_str(o, "qemu_version", run->qemu_version);
 	add_str(acc, "requested", opts->accel);

@@ -42,6 +42,26 @@ void run__plan(struct run *run, const struct run_opts *opts)
 	}
 }
 
+void run__print_plan(const struct run *run, FILE *out)
+{
+	const struct run_opts *opts = run->opts;
+	const struct scenario *sc = &opts->sc;
+
+	fprintf(out, "scenario %s: %d modes x %ld boots, time_scale %g, hard timeout %g s",
+		sc->name, sc->nr_modes, opts->boots, sc->time_scale, opts->timeout_s);
+	if (sc->controller)
+		fprintf(out, ", %s with %ld disks", sc->controller, sc->disks);
+	fputc('\n', out);
+	for (int i = 0; i < run->nr_boots; i++) {
+		const struct boot *b = &run->boots[i];
+		const struct mode *m = &sc->modes[b->mode];
+		char *args = mode__kernel_args(sc, m, b->index);
+
+		fprintf(out, "%s: %ld edu devices; %s\n", b->name, mode__devices(sc, m), args);
+		free(args);
+	}
+}
+
 void run__free(struct run *run)
 {
 	for (int i = 0; i < run->nr_boots; i++) {
@@ -113,13 +133,14 @@ static int boot__start(struct run *run, struct boot *b)
 {
 	const struct run_opts *opts = run->opts;
 	const struct mode *m = &opts->sc.modes[b->mode];
-	char *mode_args = mode__kernel_args(&opts->sc, m);
+	char *mode_args = mode__kernel_args(&opts->sc, m, b->index);
 	char *args = *run->guest_args ? xasprintf("%s %s", run->guest_args, mode_args)
 				      : xstrdup(mode_args);
 	struct qemu_config cfg = {
 		.qemu = opts->qemu, .kernel = opts->kernel, .initrd = opts->initrd,
 		.accel = run->accel, .memory_mb = opts->memory_mb,
 		.devices = mode__devices(&opts->sc, m), .kernel_args = args,
+		.controller = opts->sc.controller, .disks = opts->sc.disks,
 	};
 	struct strv argv = { 0 };
 	char *console, *events, *log, *cmdline, *cmdfile, *text;
@@ -192,7 +213,7 @@ static void boot__finish(struct run *run, struct boot *b, int status)
 	char *cmdfile = xasprintf("%s/qemu-cmdline.txt", b->dir);
 	char *console = read_file(console_path, NULL);
 	char *cmdline = read_file(cmdfile, NULL);
-	char *args = mode__kernel_args(&opts->sc, m);
+	char *args = mode__kernel_args(&opts->sc, m, b->index);
 
 	b->wall_s = (now_mono_ns() - b->start_ns) / 1e9;
 	b->qe.exited = WIFEXITED(status);

@@ -25,6 +25,7 @@ struct run_opts {
 	const char *qemu;
 	bool quiet;
 	bool json;		/* print the manifest on stdout at the end */
+	bool dry_run;		/* print every boot's kernel arguments, boot nothing */
 };
 
 struct boot {
@@ -68,6 +69,8 @@ void run_opts__free(struct run_opts *opts);
 void run__usage(FILE *out);
 
 /* Plan the boots: modes interleaved so drift spreads over all of them. */
+/* What run__execute() would boot, one line per boot, for --dry-run. */
+void run__print_plan(const struct run *run, FILE *out);
 void run__plan(struct run *run, const struct run_opts *opts);
 int run__execute(struct run *run);
 void run__free(struct run *run);

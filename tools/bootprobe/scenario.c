@@ -4,6 +4,7 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,9 +16,9 @@ void scenario__init(struct scenario *sc)
 	memset(sc, 0, sizeof(*sc));
 	sc->name = xstrdup("adhoc");
 	sc->cmdline = xstrdup("");
-	sc->devices = 0;
-	sc->boots = 0;
-	sc->timeout_s = 0;
+	sc->time_scale = 1.0;
+	sc->nthreads = -1;
+	sc->fw_wait_ms = -1;
 }
 
 static void mode__free(struct mode *m)
@@ -35,6 +36,9 @@ void scenario__free(struct scenario *sc)
 	free(sc->name);
 	free(sc->path);
 	free(sc->cmdline);
+	free(sc->driver);
+	free(sc->baseline);
+	free(sc->controller);
 	memset(sc, 0, sizeof(*sc));
 }
 
@@ -156,27 +160,68 @@ static bool valid_signal(const char *s)
 	return false;
 }
 
-static bool valid_kill_policy(const char *s)
+static int set_kill_policy(struct mode *m, const char *val, char *err, int errlen)
 {
-	long ms;
+	long ms = 0;
 
-	if (!strcmp(s, "killable") || !strcmp(s, "unkillable"))
-		return true;
-	return !strncmp(s, "grace=", 6) && parse_long(s + 6, 0, 3600000, &ms);
+	if (strcmp(val, "killable") && strcmp(val, "unkillable") &&
+	    (strncmp(val, "grace=", 6) || !parse_long(val + 6, 0, 3600000, &ms))) {
+		seterr(err, errlen, "kill_policy '%s': want killable, unkillable or grace=<ms>", val);
+		return -1;
+	}
+	free(m->kill_policy);
+	m->kill_policy = strndup(val, strcspn(val, "="));
+	m->grace_ms = ms;
+	return 0;
+}
+
+static int set_probing(struct mode *m, const char *val, char *err, int errlen)
+{
+	static const char *const names[] = {
+		[PROBING_DEFAULT] = "sync",
+		[PROBING_ASYNC_PROBE] = "async-probe",
+		[PROBING_DRIVER_ASYNC] = "driver-async-probe",
+		[PROBING_MODULE_ASYNC] = "module-async-probe",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(val, names[i])) {
+			m->probing = (enum probing)i;
+			return 0;
+		}
+	}
+	seterr(err, errlen, "probing '%s': want sync, async-probe (DRIVER.async_probe=1), "
+	       "driver-async-probe (driver_async_probe=*) or module-async-probe "
+	       "(module.async_probe=1)", val);
+	return -1;
+}
+
+/* udev event timeouts: seconds (fraction allowed) up to a day. */
+static int set_timeout(double *out, const char *key, const char *val, char *err, int errlen)
+{
+	if (!parse_seconds(val, out) || *out > 86400) {
+		seterr(err, errlen, "%s '%s': want seconds > 0, at most 86400", key, val);
+		return -1;
+	}
+	return 0;
 }
 
 /* One "key = value" line of a [mode NAME] section. */
-static int mode__set(struct mode *m, const char *key, const char *val,
+static int mode__set(struct mode *m, const char *key, const char *val, int line,
 		     char *err, int errlen)
 {
 	if (!strcmp(key, "cmdline")) {
 		free(m->cmdline);
 		m->cmdline = xstrdup(val);
+	} else if (!strcmp(key, "probing")) {
+		return set_probing(m, val, err, errlen);
 	} else if (!strcmp(key, "event_timeout")) {
-		if (!parse_long(val, 1, 86400, &m->event_timeout)) {
-			seterr(err, errlen, "event_timeout '%s': want whole seconds 1..86400", val);
-			return -1;
-		}
+		m->line_event_timeout = line;
+		return set_timeout(&m->event_timeout, key, val, err, errlen);
+	} else if (!strcmp(key, "udev_conf_event_timeout")) {
+		return set_timeout(&m->conf_event_timeout, key, val, err, errlen);
+	} else if (!strcmp(key, "rules_event_timeout")) {
+		return set_timeout(&m->rules_event_timeout, key, val, err, errlen);
 	} else if (!strcmp(key, "timeout_signal")) {
 		if (!valid_signal(val)) {
 			seterr(err, errlen, "timeout_signal '%s': want a signal name such as SIGKILL", val);
@@ -185,42 +230,167 @@ static int mode__set(struct mode *m, const char *key, const char *val,
 		free(m->timeout_signal);
 		m->timeout_signal = xstrdup(val);
 	} else if (!strcmp(key, "kill_policy")) {
-		if (!valid_kill_policy(val)) {
-			seterr(err, errlen, "kill_policy '%s': want killable, unkillable or grace=<ms>", val);
-			return -1;
-		}
-		free(m->kill_policy);
-		m->kill_policy = xstrdup(val);
+		return set_kill_policy(m, val, err, errlen);
 	} else if (!strcmp(key, "devices")) {
-		if (!parse_long(val, 0, 24, &m->devices)) {
-			seterr(err, errlen, "devices '%s': want 0..24", val);
+		if (!parse_long(val, 0, MAX_DEVICES, &m->devices)) {
+			seterr(err, errlen, "devices '%s': want 0..%d", val, MAX_DEVICES);
 			return -1;
 		}
 	} else {
-		seterr(err, errlen, "unknown key '%s' in a mode section "
-		       "(cmdline, event_timeout, timeout_signal, kill_policy, devices)", key);
+		seterr(err, errlen, "unknown key '%s' in a mode section (cmdline, probing, "
+		       "event_timeout, udev_conf_event_timeout, rules_event_timeout, "
+		       "timeout_signal, kill_policy, devices)", key);
 		return -1;
 	}
 	return 0;
 }
 
-/* One "key = value" line of the [scenario] section. */
-static int scenario__set(struct scenario *sc, const char *key, const char *val,
-			 char *err, int errlen)
+/* One number of a list; "end" (kthread_at_ms only) is -1. */
+static bool parse_ms_item(const char *s, bool allow_end, long *out)
 {
-	if (!strcmp(key, "name")) {
-		if (!name_is_valid(val)) {
-			seterr(err, errlen, "name '%s': use letters, digits, '_', '.', '-'", val);
+	if (allow_end && !strcmp(s, "end")) {
+		*out = -1;
+		return true;
+	}
+	return parse_long(s, 0, 3600000, out);
+}
+
+/*
+ * A per-device time: "N", "N,N,...", "uniform LOW HIGH" or "normal MEAN SD"
+ * (ms, drawn per boot).  kthread_at_ms also takes "end".
+ */
+static int parse_timespec(struct timespec_ms *ts, const char *key, const char *val, int line,
+			  char *err, int errlen)
+{
+	bool allow_end = !strcmp(key, "kthread_at_ms");
+	char word[16];
+	double a, b;
+	int used = 0;
+
+	memset(ts, 0, sizeof(*ts));
+	ts->line = line;
+	if (sscanf(val, "%15s %lf %lf %n", word, &a, &b, &used) == 3 && !val[used] &&
+	    (!strcmp(word, "uniform") || !strcmp(word, "normal"))) {
+		ts->kind = word[0] == 'u' ? TS_UNIFORM : TS_NORMAL;
+		ts->a = a;
+		ts->b = b;
+		if (a < 0 || b < 0 || a > 3600000 || b > 3600000 ||
+		    (ts->kind == TS_UNIFORM && b < a)) {
+			seterr(err, errlen, "%s '%s': want %s with 0 <= values <= 3600000", key, val,
+			       ts->kind == TS_UNIFORM ? "uniform LOW HIGH, LOW <= HIGH" : "normal MEAN SD");
 			return -1;
 		}
-		free(sc->name);
-		sc->name = xstrdup(val);
+		return 0;
+	}
+	ts->kind = TS_LIST;
+	for (const char *p = val; ; ) {
+		size_t n = strcspn(p, ",");
+		char *item = strndup(p, n);
+		char *t = trim(item);
+		bool ok = ts->n < MAX_DEVICES && parse_ms_item(t, allow_end, &ts->v[ts->n]);
+
+		free(item);
+		if (!ok) {
+			seterr(err, errlen, "%s '%s': want ms as N, a list N,N,... of at most %d%s, "
+			       "'uniform LOW HIGH' or 'normal MEAN SD'", key, val, MAX_DEVICES,
+			       allow_end ? " ('end' = at the end of the probe)" : "");
+			return -1;
+		}
+		ts->n++;
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	return 0;
+}
+
+static int set_name(char **dst, const char *key, const char *val, char *err, int errlen)
+{
+	if (!name_is_valid(val)) {
+		seterr(err, errlen, "%s '%s': use letters, digits, '_', '.', '-'", key, val);
+		return -1;
+	}
+	free(*dst);
+	*dst = xstrdup(val);
+	return 0;
+}
+
+static int set_controller(struct scenario *sc, const char *val, int line, char *err, int errlen)
+{
+	if (!controller__max_disks(val)) {
+		seterr(err, errlen, "controller '%s': want mptsas1068 or virtio-scsi", val);
+		return -1;
+	}
+	free(sc->controller);
+	sc->controller = xstrdup(val);
+	sc->line_controller = line;
+	return 0;
+}
+
+/* The fleet's keys of the [scenario] section; 1 if @key is not one. */
+static int fleet__set(struct scenario *sc, const char *key, const char *val, int line,
+		      char *err, int errlen)
+{
+	long seed;
+
+	if (!strcmp(key, "probe_ms"))
+		return parse_timespec(&sc->probe_ms, key, val, line, err, errlen);
+	if (!strcmp(key, "kthread_at_ms"))
+		return parse_timespec(&sc->kthread_at_ms, key, val, line, err, errlen);
+	if (!strcmp(key, "nthreads")) {
+		if (!parse_long(val, 0, 8, &sc->nthreads)) {
+			seterr(err, errlen, "nthreads '%s': want 0..8", val);
+			return -1;
+		}
+	} else if (!strcmp(key, "fw_wait_ms")) {
+		sc->line_fw_wait = line;
+		if (!parse_long(val, 0, 3600000, &sc->fw_wait_ms)) {
+			seterr(err, errlen, "fw_wait_ms '%s': want ms 0..3600000", val);
+			return -1;
+		}
+	} else if (!strcmp(key, "seed")) {
+		if (!parse_long(val, 0, 0x7fffffff, &seed)) {
+			seterr(err, errlen, "seed '%s': want 0..2147483647", val);
+			return -1;
+		}
+		sc->seed = (uint64_t)seed;
+	} else if (!strcmp(key, "driver")) {
+		sc->line_driver = line;
+		return set_name(&sc->driver, key, val, err, errlen);
+	} else if (!strcmp(key, "baseline")) {
+		sc->line_baseline = line;
+		return set_name(&sc->baseline, key, val, err, errlen);
+	} else if (!strcmp(key, "controller")) {
+		return set_controller(sc, val, line, err, errlen);
+	} else if (!strcmp(key, "disks")) {
+		sc->line_disks = line;
+		if (!parse_long(val, 1, 256, &sc->disks)) {
+			seterr(err, errlen, "disks '%s': want 1..256", val);
+			return -1;
+		}
+	} else {
+		return 1;
+	}
+	return 0;
+}
+
+/* One "key = value" line of the [scenario] section. */
+static int scenario__set(struct scenario *sc, const char *key, const char *val, int line,
+			 char *err, int errlen)
+{
+	int rc = fleet__set(sc, key, val, line, err, errlen);
+
+	if (rc <= 0)
+		return rc;
+	if (!strcmp(key, "name")) {
+		return set_name(&sc->name, key, val, err, errlen);
 	} else if (!strcmp(key, "cmdline")) {
 		free(sc->cmdline);
 		sc->cmdline = xstrdup(val);
 	} else if (!strcmp(key, "devices")) {
-		if (!parse_long(val, 0, 24, &sc->devices)) {
-			seterr(err, errlen, "devices '%s': want 0..24", val);
+		sc->line_devices = line;
+		if (!parse_long(val, 0, MAX_DEVICES, &sc->devices)) {
+			seterr(err, errlen, "devices '%s': want 0..%d", val, MAX_DEVICES);
 			return -1;
 		}
 	} else if (!strcmp(key, "boots")) {
@@ -233,15 +403,22 @@ static int scenario__set(struct scenario *sc, const char *key, const char *val,
 			seterr(err, errlen, "timeout '%s': want seconds > 0", val);
 			return -1;
 		}
+	} else if (!strcmp(key, "time_scale")) {
+		if (!parse_seconds(val, &sc->time_scale) || sc->time_scale > 10) {
+			seterr(err, errlen, "time_scale '%s': want a factor > 0, at most 10", val);
+			return -1;
+		}
 	} else {
-		seterr(err, errlen, "unknown key '%s' in [scenario] (name, cmdline, devices, boots, timeout)", key);
+		seterr(err, errlen, "unknown key '%s' in [scenario] (name, cmdline, boots, timeout, "
+		       "time_scale, baseline, devices, probe_ms, kthread_at_ms, nthreads, fw_wait_ms, "
+		       "seed, driver, controller, disks)", key);
 		return -1;
 	}
 	return 0;
 }
 
 /* A "[scenario]" or "[mode NAME]" header; sets *mode (NULL for scenario). */
-static int parse_section(struct scenario *sc, char *line, struct mode **mode,
+static int parse_section(struct scenario *sc, char *line, int lineno, struct mode **mode,
 			 char *err, int errlen)
 {
 	char *end = strchr(line, ']');
@@ -259,19 +436,76 @@ static int parse_section(struct scenario *sc, char *line, struct mode **mode,
 	}
 	if (!strncmp(name, "mode", 4) && isspace((unsigned char)name[4])) {
 		*mode = scenario__new_mode(sc, trim(name + 4), err, errlen);
+		if (*mode)
+			(*mode)->line = lineno;
 		return *mode ? 0 : -1;
 	}
 	seterr(err, errlen, "unknown section [%s] (want [scenario] or [mode NAME])", name);
 	return -1;
 }
 
+/* A key given twice in one section is a mistake, not an override. */
+static bool seen_before(struct strv *seen, struct mode *mode, const char *key)
+{
+	char *id = xasprintf("%s\n%s", mode ? mode->name : "", key);
+	bool dup = false;
+
+	for (size_t i = 0; i < seen->n && !dup; i++)
+		dup = !strcmp(seen->v[i], id);
+	if (!dup)
+		strv__push(seen, id);
+	free(id);
+	return dup;
+}
+
+static int parse_line(struct scenario *sc, char *line, int lineno, struct mode **mode,
+		      bool *in_section, struct strv *seen, char *msg, int msglen)
+{
+	char *eq, *key, *val;
+
+	if (*line == '[') {
+		*in_section = true;
+		return parse_section(sc, line, lineno, mode, msg, msglen);
+	}
+	eq = strchr(line, '=');
+	if (!eq) {
+		seterr(msg, msglen, "expected 'key = value', got '%s'", line);
+		return -1;
+	}
+	if (!*in_section) {
+		seterr(msg, msglen, "'%s' before any [scenario] or [mode NAME] section", line);
+		return -1;
+	}
+	*eq = '\0';
+	key = trim(line);
+	val = trim(eq + 1);
+	if (seen_before(seen, *mode, key)) {
+		seterr(msg, msglen, "'%s' is given twice in this section", key);
+		return -1;
+	}
+	return *mode ? mode__set(*mode, key, val, lineno, msg, msglen)
+		     : scenario__set(sc, key, val, lineno, msg, msglen);
+}
+
+static void name_after_file(struct scenario *sc, const char *path)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+
+	free(sc->name);
+	sc->name = strndup(base, strcspn(base, "."));
+	if (!name_is_valid(sc->name)) {
+		free(sc->name);
+		sc->name = xstrdup("scenario");
+	}
+}
+
 int scenario__load(struct scenario *sc, const char *path, char *err, int errlen)
 {
-	char msg[256], *buf, *line;
+	struct strv seen = { 0 };
 	struct mode *mode = NULL;
 	bool in_section = false;
-	const char *base;
-	int lineno = 0;
+	int lineno = 0, rc = 0;
+	char msg[384], *buf;
 	size_t len;
 
 	buf = read_file(path, &len);
@@ -287,19 +521,11 @@ int scenario__load(struct scenario *sc, const char *path, char *err, int errlen)
 	free(sc->path);
 	sc->path = xstrdup(path);
 	/* The scenario is named after its file unless it says otherwise. */
-	base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	free(sc->name);
-	sc->name = strndup(base, strcspn(base, "."));
-	if (!name_is_valid(sc->name)) {
-		free(sc->name);
-		sc->name = xstrdup("scenario");
-	}
+	name_after_file(sc, path);
 
-	for (char *next = buf; next && *next; ) {
-		char *key, *val, *eq;
-		int rc;
+	for (char *next = buf; next && *next && !rc; ) {
+		char *line = next;
 
-		line = next;
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
@@ -307,34 +533,40 @@ int scenario__load(struct scenario *sc, const char *path, char *err, int errlen)
 		line = trim(line);
 		if (!*line || *line == '#' || *line == ';')
 			continue;
-		if (*line == '[') {
-			rc = parse_section(sc, line, &mode, msg, sizeof(msg));
-			in_section = true;
-		} else if (!(eq = strchr(line, '='))) {
-			snprintf(msg, sizeof(msg), "expected 'key = value', got '%s'", line);
-			rc = -1;
-		} else if (!in_section) {
-			snprintf(msg, sizeof(msg), "'%s' before any [scenario] or [mode NAME] section", line);
-			rc = -1;
-		} else {
-			*eq = '\0';
-			key = trim(line);
-			val = trim(eq + 1);
-			rc = mode ? mode__set(mode, key, val, msg, sizeof(msg))
-				  : scenario__set(sc, key, val, msg, sizeof(msg));
-		}
-		if (rc) {
+		rc = parse_line(sc, line, lineno, &mode, &in_section, &seen, msg, sizeof(msg));
+		if (rc)
 			seterr(err, errlen, "%s:%d: %s", path, lineno, msg);
-			free(buf);
-			return -1;
-		}
 	}
 	free(buf);
+	strv__free(&seen);
+	if (rc)
+		return -1;
 	if (!sc->nr_modes) {
 		seterr(err, errlen, "%s: no [mode NAME] section", path);
 		return -1;
 	}
+	return scenario__validate(sc, err, errlen);
+}
+
+long controller__max_disks(const char *model)
+{
+	/* QEMU's SAS1068 has 8 ports; virtio-scsi takes far more, 64 is plenty. */
+	if (!strcmp(model, "mptsas1068"))
+		return 8;
+	if (!strcmp(model, "virtio-scsi"))
+		return 64;
 	return 0;
+}
+
+const char *scenario__driver(const struct scenario *sc)
+{
+	if (sc->driver)
+		return sc->driver;
+	if (sc->controller)
+		return !strcmp(sc->controller, "mptsas1068") ? "mptsas" : "virtio_scsi";
+	if (sc->probe_ms.kind != TS_NONE || sc->devices > 0)
+		return "slowprobe";
+	return NULL;
 }
 
 long mode__devices(const struct scenario *sc, const struct mode *m)
@@ -342,7 +574,257 @@ long mode__devices(const struct scenario *sc, const struct mode *m)
 	return m->devices >= 0 ? m->devices : sc->devices;
 }
 
-char *mode__kernel_args(const struct scenario *sc, const struct mode *m)
+/* "file:line: " when the scenario came from a file. */
+static int verr(const struct scenario *sc, int line, char *err, int errlen, const char *fmt, ...)
+{
+	char msg[320];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (sc->path && line)
+		seterr(err, errlen, "%s:%d: %s", sc->path, line, msg);
+	else if (sc->path)
+		seterr(err, errlen, "%s: %s", sc->path, msg);
+	else
+		seterr(err, errlen, "%s", msg);
+	return -1;
+}
+
+static long list_at(const struct timespec_ms *ts, int i)
+{
+	return ts->v[i < ts->n ? i : ts->n - 1];
+}
+
+static long max_devices(const struct scenario *sc)
+{
+	long n = sc->devices;
+
+	for (int i = 0; i < sc->nr_modes; i++)
+		if (sc->modes[i].devices > n)
+			n = sc->modes[i].devices;
+	return n;
+}
+
+static int validate_fleet(const struct scenario *sc, char *err, int errlen)
+{
+	const struct timespec_ms *p = &sc->probe_ms, *k = &sc->kthread_at_ms;
+	const struct timespec_ms *lists[] = { p, k };
+	const char *names[] = { "probe_ms", "kthread_at_ms" };
+
+	for (int i = 0; i < 2; i++) {
+		if (lists[i]->kind == TS_NONE)
+			continue;
+		if (max_devices(sc) == 0)
+			return verr(sc, lists[i]->line, err, errlen,
+				    "%s is set but no mode has slowprobe devices (devices = 0)", names[i]);
+		if (lists[i]->kind == TS_LIST && lists[i]->n > 1 && lists[i]->n != sc->devices)
+			return verr(sc, lists[i]->line, err, errlen,
+				    "%s lists %d values but devices = %ld", names[i], lists[i]->n,
+				    sc->devices);
+	}
+	if (p->kind == TS_LIST && k->kind == TS_LIST) {
+		for (int i = 0; i < (p->n > k->n ? p->n : k->n); i++)
+			if (list_at(k, i) > list_at(p, i))
+				return verr(sc, k->line, err, errlen,
+					    "kthread_at_ms %ld of device %d is beyond its probe_ms %ld",
+					    list_at(k, i), i, list_at(p, i));
+	}
+	if (sc->fw_wait_ms >= 0 && max_devices(sc) == 0)
+		return verr(sc, sc->line_fw_wait, err, errlen,
+			    "fw_wait_ms is set but no mode has slowprobe devices (devices = 0)");
+	return 0;
+}
+
+static int validate_storage(const struct scenario *sc, char *err, int errlen)
+{
+	if (sc->controller && !sc->disks)
+		return verr(sc, sc->line_controller, err, errlen,
+			    "controller %s needs disks = N", sc->controller);
+	if (sc->disks && !sc->controller)
+		return verr(sc, sc->line_disks, err, errlen,
+			    "disks = %ld needs a controller (mptsas1068 or virtio-scsi)", sc->disks);
+	if (sc->controller && sc->disks > controller__max_disks(sc->controller))
+		return verr(sc, sc->line_disks, err, errlen, "disks = %ld: %s takes at most %ld",
+			    sc->disks, sc->controller, controller__max_disks(sc->controller));
+	return 0;
+}
+
+static bool has_arg(const char *cmdline, const char *prefix)
+{
+	size_t len = strlen(prefix);
+
+	for (const char *p = cmdline; (p = strstr(p, prefix)); p += len)
+		if (p == cmdline || isspace((unsigned char)p[-1]))
+			return true;
+	return false;
+}
+
+static int validate_mode(const struct scenario *sc, const struct mode *m, char *err, int errlen)
+{
+	const double t[] = { m->event_timeout, m->conf_event_timeout, m->rules_event_timeout };
+	const char *names[] = { "event_timeout", "udev_conf_event_timeout", "rules_event_timeout" };
+
+	if (m->probing == PROBING_ASYNC_PROBE && !scenario__driver(sc))
+		return verr(sc, m->line, err, errlen, "mode '%s': probing = async-probe but the "
+			    "scenario has no driver (set driver, devices or controller)", m->name);
+	for (int i = 0; i < 3; i++)
+		if (t[i] && t[i] * sc->time_scale < 1.0)
+			return verr(sc, m->line, err, errlen, "mode '%s': %s %g s at time_scale %g "
+				    "is %.3g s, under the 1 s minimum", m->name, names[i],
+				    t[i], sc->time_scale, t[i] * sc->time_scale);
+	if (m->event_timeout && (has_arg(m->cmdline, "udev.event_timeout=") ||
+				 has_arg(sc->cmdline, "udev.event_timeout=")))
+		return verr(sc, m->line_event_timeout, err, errlen, "mode '%s': event_timeout "
+			    "and a cmdline udev.event_timeout= both set the timeout", m->name);
+	if (m->kill_policy && (has_arg(m->cmdline, "kthread.sigkill_policy=") ||
+			       has_arg(sc->cmdline, "kthread.sigkill_policy=")))
+		return verr(sc, m->line, err, errlen, "mode '%s': kill_policy and a cmdline "
+			    "kthread.sigkill_policy= both set the policy", m->name);
+	return 0;
+}
+
+int scenario__validate(const struct scenario *sc, char *err, int errlen)
+{
+	if (validate_fleet(sc, err, errlen) || validate_storage(sc, err, errlen))
+		return -1;
+	if (sc->baseline && !scenario__find_mode((struct scenario *)sc, sc->baseline))
+		return verr(sc, sc->line_baseline, err, errlen, "baseline '%s': no such mode",
+			    sc->baseline);
+	for (int i = 0; i < sc->nr_modes; i++)
+		if (validate_mode(sc, &sc->modes[i], err, errlen))
+			return -1;
+	return 0;
+}
+
+/* splitmix64: a small, portable generator; the same draws on every host. */
+static uint64_t mix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/* A uniform draw in (0, 1) for (seed, boot, device, stream). */
+static double draw01(uint64_t seed, long index, int dev, int stream)
+{
+	uint64_t x = mix64(mix64(mix64(seed) ^ (uint64_t)index) ^ ((uint64_t)dev << 8 | stream));
+
+	return ((x >> 11) + 0.5) / 9007199254740992.0;
+}
+
+/* Device @dev's value at boot @index, in ms before scaling; -1 = "end". */
+static double timespec__value(const struct timespec_ms *ts, uint64_t seed, long index,
+			      int dev, int stream)
+{
+	double u, v;
+
+	switch (ts->kind) {
+	case TS_LIST:
+		return (double)list_at(ts, dev);
+	case TS_UNIFORM:
+		return ts->a + (ts->b - ts->a) * draw01(seed, index, dev, stream);
+	case TS_NORMAL:
+		u = draw01(seed, index, dev, stream);
+		v = draw01(seed, index, dev, stream + 16);
+		v = ts->a + ts->b * sqrt(-2.0 * log(u)) * cos(2.0 * M_PI * v);
+		return v < 0 ? 0 : v;
+	default:
+		return -1;
+	}
+}
+
+static long scaled_ms(const struct scenario *sc, double ms)
+{
+	return ms < 0 ? -1 : lround(ms * sc->time_scale);
+}
+
+/* "slowprobe.probe_ms=a,b,c" with every device's scaled value. */
+static void push_fleet_list(struct strv *parts, const struct scenario *sc, const char *key,
+			    long devices, long index, const long *probe)
+{
+	const struct timespec_ms *ts = !strcmp(key, "probe_ms") ? &sc->probe_ms
+								: &sc->kthread_at_ms;
+	char buf[MAX_DEVICES * 12 + 64];
+	int len = snprintf(buf, sizeof(buf), "slowprobe.%s=", key);
+
+	for (long d = 0; d < devices; d++) {
+		long ms = scaled_ms(sc, timespec__value(ts, sc->seed, index, (int)d, probe ? 1 : 0));
+
+		/* A drawn thread time past a drawn probe time means "at the end". */
+		if (probe && ms > probe[d])
+			ms = -1;
+		len += snprintf(buf + len, sizeof(buf) - len, "%s%ld", d ? "," : "", ms);
+	}
+	strv__push(parts, buf);
+}
+
+static void push_fleet(struct strv *parts, const struct scenario *sc, long devices, long index)
+{
+	long probe[MAX_DEVICES];
+
+	if (!devices)
+		return;
+	for (long d = 0; d < devices; d++)
+		probe[d] = scaled_ms(sc, timespec__value(&sc->probe_ms, sc->seed, index, (int)d, 0));
+	if (sc->probe_ms.kind != TS_NONE)
+		push_fleet_list(parts, sc, "probe_ms", devices, index, NULL);
+	if (sc->kthread_at_ms.kind != TS_NONE)
+		push_fleet_list(parts, sc, "kthread_at_ms", devices, index,
+				sc->probe_ms.kind != TS_NONE ? probe : NULL);
+	if (sc->nthreads >= 0)
+		strv__pushf(parts, "slowprobe.nthreads=%ld", sc->nthreads);
+	if (sc->fw_wait_ms >= 0)
+		strv__pushf(parts, "slowprobe.fw_wait_ms=%ld", scaled_ms(sc, sc->fw_wait_ms));
+	if (sc->probe_ms.kind != TS_NONE && !has_arg(sc->cmdline, "bootprobe.expect="))
+		strv__pushf(parts, "bootprobe.expect=%ld", devices);
+}
+
+/* Seconds as udev's parse_sec() reads them: "3" or "2500ms". */
+static void push_seconds(struct strv *parts, const char *key, double s, double scale)
+{
+	long long ms = llround(s * scale * 1000);
+
+	if (ms % 1000)
+		strv__pushf(parts, "%s=%lldms", key, ms);
+	else
+		strv__pushf(parts, "%s=%lld", key, ms / 1000);
+}
+
+static void push_probing(struct strv *parts, const struct scenario *sc, const struct mode *m)
+{
+	switch (m->probing) {
+	case PROBING_ASYNC_PROBE:
+		strv__pushf(parts, "%s.async_probe=1", scenario__driver(sc));
+		break;
+	case PROBING_DRIVER_ASYNC:
+		strv__push(parts, "driver_async_probe=*");
+		break;
+	case PROBING_MODULE_ASYNC:
+		strv__push(parts, "module.async_probe=1");
+		break;
+	default:
+		break;
+	}
+}
+
+static void push_udev(struct strv *parts, const struct scenario *sc, const struct mode *m)
+{
+	if (m->event_timeout)
+		push_seconds(parts, "udev.event_timeout", m->event_timeout, sc->time_scale);
+	if (m->conf_event_timeout)
+		push_seconds(parts, "bootprobe.udev_conf_event_timeout", m->conf_event_timeout,
+			     sc->time_scale);
+	if (m->rules_event_timeout)
+		push_seconds(parts, "bootprobe.rules_event_timeout", m->rules_event_timeout,
+			     sc->time_scale);
+	if (m->timeout_signal)
+		strv__pushf(parts, "udev.timeout_signal=%s", m->timeout_signal);
+}
+
+char *mode__kernel_args(const struct scenario *sc, const struct mode *m, long index)
 {
 	struct strv parts = { 0 };
 	char *out, *p;
@@ -350,13 +832,16 @@ char *mode__kernel_args(const struct scenario *sc, const struct mode *m)
 
 	if (*sc->cmdline)
 		strv__push(&parts, sc->cmdline);
+	push_fleet(&parts, sc, mode__devices(sc, m), index);
+	if (sc->controller)
+		strv__pushf(&parts, "bootprobe.disks=%ld", sc->disks);
 	if (*m->cmdline)
 		strv__push(&parts, m->cmdline);
-	if (m->event_timeout)
-		strv__pushf(&parts, "udev.event_timeout=%ld", m->event_timeout);
-	if (m->timeout_signal)
-		strv__pushf(&parts, "udev.timeout_signal=%s", m->timeout_signal);
-	if (m->kill_policy)
+	push_probing(&parts, sc, m);
+	push_udev(&parts, sc, m);
+	if (m->kill_policy && !strcmp(m->kill_policy, "grace"))
+		strv__pushf(&parts, "kthread.sigkill_policy=grace=%ld", scaled_ms(sc, m->grace_ms));
+	else if (m->kill_policy)
 		strv__pushf(&parts, "kthread.sigkill_policy=%s", m->kill_policy);
 	for (size_t i = 0; i < parts.n; i++)
 		len += strlen(parts.v[i]) + 1;

@@ -2,22 +2,50 @@
 /*
  * Scenarios and modes.  A mode is a named set of kernel command-line
  * arguments and udev settings; a scenario is the modes of a benchmark plus
- * what every boot shares (QEMU devices, boots per mode, timeout).
+ * what every boot shares: the device fleet, boots per mode, a time scale,
+ * the hard timeout.  The format is documented in bench/scenarios/README.md.
  */
 #ifndef BOOTPROBE_SCENARIO_H
 #define BOOTPROBE_SCENARIO_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
-#define MAX_MODES 16
+#define MAX_MODES	16
+#define MAX_DEVICES	24
+
+/* A per-device time in ms: a list by device, or a distribution drawn per boot. */
+struct timespec_ms {
+	enum { TS_NONE, TS_LIST, TS_UNIFORM, TS_NORMAL } kind;
+	long v[MAX_DEVICES];	/* TS_LIST; -1 = "end" (kthread_at_ms) */
+	int n;
+	double a, b;		/* uniform: low, high; normal: mean, sd */
+	int line;		/* where it was set, for later checks */
+};
+
+enum probing {
+	PROBING_DEFAULT,	/* whatever the driver asks for */
+	PROBING_ASYNC_PROBE,	/* DRIVER.async_probe=1, one module */
+	PROBING_DRIVER_ASYNC,	/* driver_async_probe=*, every driver */
+	PROBING_MODULE_ASYNC,	/* module.async_probe=1, every module */
+};
 
 struct mode {
 	char *name;
 	char *cmdline;		/* extra kernel arguments, may be "" */
-	long event_timeout;	/* udev.event_timeout= seconds, 0 = udev's default */
+	enum probing probing;
+	/* udev's event timeout in seconds before scaling, 0 = not set, by the
+	 * three ways of asking for it: kernel command line, udev.conf, and a
+	 * rules line OPTIONS+="event_timeout=N" (udev 252 ignores that one). */
+	double event_timeout;
+	double conf_event_timeout;
+	double rules_event_timeout;
 	char *timeout_signal;	/* udev.timeout_signal=, NULL = udev's default */
-	char *kill_policy;	/* kthread.sigkill_policy=, NULL = kernel default */
+	char *kill_policy;	/* killable, unkillable, grace; NULL = kernel default */
+	long grace_ms;		/* for grace, before scaling */
 	long devices;		/* edu devices, -1 = the scenario's */
+	int line;		/* of the section header */
+	int line_event_timeout;
 };
 
 struct scenario {
@@ -26,7 +54,19 @@ struct scenario {
 	char *cmdline;		/* kernel arguments for every mode */
 	long devices;		/* QEMU edu devices (slowprobe binds them) */
 	long boots;		/* boots per mode */
-	double timeout_s;	/* hard timeout per boot */
+	double timeout_s;	/* hard timeout per boot (never scaled) */
+	double time_scale;	/* multiplies every guest time below */
+	/* The slowprobe fleet; kind TS_NONE leaves slowprobe's defaults. */
+	struct timespec_ms probe_ms, kthread_at_ms;
+	long nthreads;		/* -1 = slowprobe's default */
+	long fw_wait_ms;	/* -1 = slowprobe's default */
+	uint64_t seed;		/* for distributions; boot i of every mode gets the same draw */
+	char *driver;		/* the module async_probe=1 is given to */
+	char *baseline;		/* the mode others are compared with, NULL = sync or first */
+	int line_baseline;
+	char *controller;	/* real storage: mptsas1068 or virtio-scsi, or NULL */
+	long disks;
+	int line_devices, line_controller, line_disks, line_fw_wait, line_driver;
 	struct mode modes[MAX_MODES];
 	int nr_modes;
 };
@@ -41,14 +81,28 @@ void scenario__free(struct scenario *sc);
 int scenario__load(struct scenario *sc, const char *path, char *err, int errlen);
 
 /*
+ * The checks across keys ("impossible combinations"), run by
+ * scenario__load() and again after command-line overrides.
+ */
+int scenario__validate(const struct scenario *sc, char *err, int errlen);
+
+/*
  * Add a mode from a command-line spec: a built-in name ("sync", "async",
  * "async-module") or "NAME:KERNEL ARGS".  -1 with a message on error.
  */
 int scenario__add_mode_spec(struct scenario *sc, const char *spec, char *err, int errlen);
 
-/* The kernel command line a boot of @m gets, beyond the fixed console args. */
-char *mode__kernel_args(const struct scenario *sc, const struct mode *m);
+/*
+ * The kernel command line boot @index (1-based) of @m gets, beyond the fixed
+ * console args.  Distributions are drawn from (seed, index, device) only, so
+ * boot i of every mode sees the same fleet.
+ */
+char *mode__kernel_args(const struct scenario *sc, const struct mode *m, long index);
 long mode__devices(const struct scenario *sc, const struct mode *m);
+/* The module async_probe=1 goes to, or NULL if the scenario has none. */
+const char *scenario__driver(const struct scenario *sc);
+/* Most disks a controller model takes, 0 for an unknown model. */
+long controller__max_disks(const char *model);
 
 /* A mode or scenario name: [A-Za-z0-9_.-]+, used in folder names. */
 bool name_is_valid(const char *name);

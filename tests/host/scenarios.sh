@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Scenario files through the CLI: every shipped scenario loads, and every
+# bad one is refused before any boot starts, with one line naming file and
+# line (tests/data/scenarios/bad-*.conf say what they expect on line 1).
+set -u
+cd "$(dirname "$0")/../.."
+. tests/lib.sh
+if [ ! -x "$BP" ]; then
+	skip "scenario files" "build/bin/bootprobe not built"
+	exit 0
+fi
+
+for f in bench/scenarios/*.conf; do
+	check "$f loads and plans its boots" \
+		sh -c "'$BP' run --scenario '$f' --boots 1 --dry-run | grep -q '^scenario '"
+done
+
+results=$(mktemp -d)
+for f in tests/data/scenarios/bad-*.conf; do
+	want=$(sed -n '1s/^# want: //p' "$f")
+	err=$("$BP" run --scenario "$f" --results "$results" 2>&1 >/dev/null)
+	rc=$?
+	check "$(basename "$f"): refused with exit 2" test "$rc" -eq 2
+	check "$(basename "$f"): one line naming file and line: $want" \
+		test "$(echo "$err" | wc -l)" -eq 1 -a -n "$want" -a -z "${err##*"$want"*}"
+done
+check "no bad scenario left a results folder behind" test -z "$(ls -A "$results")"
+rmdir "$results"
+
+err=$("$BP" run --scenario bench/scenarios/default.conf --time-scale 0.01 --dry-run 2>&1)
+check "a --time-scale that makes udev's timeout under 1 s is refused, naming the mode" \
+	test -z "${err##*"mode 'sync-killable': event_timeout 30 s at time_scale 0.01"*}"
+err=$("$BP" run --scenario bench/scenarios/default.conf --devices 2 --dry-run 2>&1)
+check "--devices that no longer matches the probe_ms list is refused at its line" \
+	test -z "${err##*"default.conf:"*"probe_ms lists 4 values but devices = 2"*}"
