@@ -67,6 +67,9 @@ void boot__metrics(const struct boot_data *b, struct boot_metrics *m)
 	m->wall_s = b->wall_s;
 	m->kills = b->nr_kills;
 	m->udev_kills = b->nr_udev_kills;
+	m->devices = b->nr_devices;
+	for (int i = 0; i < b->nr_devices; i++)
+		m->bound += strcmp(b->devices[i].driver, "none") != 0;
 	for (int i = 0; i < b->nr_probes; i++) {
 		const struct probe_span *p = &b->probes[i];
 		double d, gap;
@@ -209,6 +212,8 @@ void boot__explain(const struct boot_data *b, FILE *out)
 		m.wall_s, b->event_timeout_s);
 	if (!b->has_events)
 		fprintf(out, "  no event stream: the collector did not run (console evidence only)\n");
+	for (size_t i = 0; i < b->udev_ignored.n; i++)
+		fprintf(out, "  udevd ignored a setting: %s\n", b->udev_ignored.v[i]);
 	for (int i = 0; i < b->nr_kills; i++) {
 		const struct kill_event *k = &b->kills[i];
 		const struct udev_kill *u = udev_log_of(b, k->target_pid);
@@ -263,11 +268,19 @@ void boot__explain(const struct boot_data *b, FILE *out)
 		fprintf(out, "warning: %s\n", b->warnings.v[i]);
 }
 
+static json_object *strings__json(const struct strv *v)
+{
+	json_object *arr = json_object_new_array();
+
+	for (size_t i = 0; i < v->n; i++)
+		json_object_array_add(arr, json_object_new_string(v->v[i]));
+	return arr;
+}
+
 json_object *boot__explain_json(const struct boot_data *b)
 {
 	json_object *o = json_object_new_object(), *kills = json_object_new_array();
 	json_object *risk = json_object_new_array(), *failed = json_object_new_array();
-	json_object *warns = json_object_new_array();
 	struct boot_metrics m;
 
 	boot__metrics(b, &m);
@@ -276,6 +289,7 @@ json_object *boot__explain_json(const struct boot_data *b)
 	json_object_object_add(o, "outcome", json_object_new_string(b->outcome));
 	json_object_object_add(o, "boot_s", isnan(m.boot_s) ? NULL : json_object_new_double(m.boot_s));
 	json_object_object_add(o, "udev_event_timeout_s", json_object_new_double(b->event_timeout_s));
+	json_object_object_add(o, "udev_ignored", strings__json(&b->udev_ignored));
 	for (int i = 0; i < b->nr_kills; i++) {
 		const struct kill_event *k = &b->kills[i];
 		json_object *e = json_object_new_object(), *st = json_object_new_array();
@@ -326,12 +340,11 @@ json_object *boot__explain_json(const struct boot_data *b)
 		json_object_object_add(e, "async", json_object_new_boolean(p->async));
 		json_object_array_add(risk, e);
 	}
-	for (size_t i = 0; i < b->warnings.n; i++)
-		json_object_array_add(warns, json_object_new_string(b->warnings.v[i]));
+
 	json_object_object_add(o, "kills", kills);
 	json_object_object_add(o, "failed_probes", failed);
 	json_object_object_add(o, "at_risk", risk);
-	json_object_object_add(o, "warnings", warns);
+	json_object_object_add(o, "warnings", strings__json(&b->warnings));
 	return o;
 }
 

@@ -19,6 +19,7 @@ struct boot_metrics {
 	double first_probe_s;	/* start of the first user-space probe */
 	double readiness_gap_max_s;	/* max over devices (0 in sync mode) */
 	int probes, failed_probes, kills, udev_kills;
+	int devices, bound;	/* test devices /init listed, those with a driver */
 };
 
 void boot__metrics(const struct boot_data *b, struct boot_metrics *m);

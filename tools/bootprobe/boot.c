@@ -326,6 +326,13 @@ static void console_line(struct boot_data *b, const char *line)
 		b->probed = a;
 		b->expected = c;
 		b->devices_done_s = isnan(t) ? v : t;
+	} else if (sscanf(rest, "bootprobe: %d of %d expected disks present at %lf", &a, &c, &v) == 3) {
+		b->disks = a;
+		b->disks_expected = c;
+		b->disks_done_s = isnan(t) ? v : t;
+	} else if ((p = strstr(rest, "Invalid value for OPTIONS key, ignoring"))) {
+		/* udevd names the rules file and line just before. */
+		strv__push(&b->udev_ignored, rest);
 	} else if (sscanf(rest, "bootprobe: BOOT-COMPLETE at %lf", &v) == 1)
 		b->complete_s = isnan(t) ? v : t;
 	else if (sscanf(rest, "bootprobe: device %63s driver=%63s", dev, drv) == 2) {
@@ -355,17 +362,51 @@ void boot_data__parse_console(struct boot_data *b, const char *text, const char 
 
 /* ---- boot.json ------------------------------------------------------------------- */
 
+/* A time as udev's parse_sec() reads the ones bootprobe writes: "3", "2.5s", "2500ms". */
+static bool udev_seconds(const char *s, double *out)
+{
+	char unit[4] = "";
+	double x;
+
+	if (sscanf(s, "%lf%3[a-z]", &x, unit) < 1 || x < 0)
+		return false;
+	if (!unit[0] || !strcmp(unit, "s"))
+		*out = x;
+	else if (!strcmp(unit, "ms"))
+		*out = x / 1000;
+	else
+		return false;
+	return true;
+}
+
+/* The last @key=VALUE on @cmdline wins, as in udevd; false if none. */
+static bool last_seconds(const char *cmdline, const char *key, double *out)
+{
+	size_t len = strlen(key);
+	bool found = false;
+	double x;
+
+	for (const char *p = cmdline; p && (p = strstr(p, key)); p++)
+		if ((p == cmdline || p[-1] == ' ') && udev_seconds(p + len, &x)) {
+			*out = x;
+			found = true;
+		}
+	return found;
+}
+
+/*
+ * udevd's event timeout for a boot: the kernel command line wins over
+ * udev.conf (written by /init from bootprobe.udev_conf_event_timeout=);
+ * a rules file's OPTIONS+="event_timeout=" is ignored by udev 252.
+ */
 static double event_timeout_from(const char *cmdline)
 {
-	const char *p = cmdline;
-	double v = DEFAULT_UDEV_EVENT_TIMEOUT_S, x;
+	double v = DEFAULT_UDEV_EVENT_TIMEOUT_S;
 
-	/* The last one wins, as in udevd. */
-	while (p && (p = strstr(p, "udev.event_timeout="))) {
-		if ((p == cmdline || p[-1] == ' ') && sscanf(p, "udev.event_timeout=%lf", &x) == 1)
-			v = x;
-		p++;
-	}
+	if (!cmdline)
+		return v;
+	if (!last_seconds(cmdline, "udev.event_timeout=", &v))
+		last_seconds(cmdline, "bootprobe.udev_conf_event_timeout=", &v);
 	return v;
 }
 
@@ -403,6 +444,7 @@ struct boot_data *boot_data__new(const char *dir)
 	b->dir = xstrdup(dir);
 	b->init_start_s = b->coldplug_start_s = b->coldplug_done_s = NAN;
 	b->devices_done_s = b->complete_s = b->kernel_done_s = NAN;
+	b->disks_done_s = NAN;
 	b->wall_s = NAN;
 	b->event_timeout_s = DEFAULT_UDEV_EVENT_TIMEOUT_S;
 	b->name = xstrdup("?");
@@ -453,6 +495,7 @@ void boot_data__free(struct boot_data *b)
 	free(b->udev_kills);
 	free(b->devices);
 	strv__free(&b->warnings);
+	strv__free(&b->udev_ignored);
 	strv__free(&b->not_attached);
 	free(b->dir);
 	free(b->name);
@@ -483,6 +526,8 @@ double boot_data__boot_time(const struct boot_data *b)
 		return NAN;
 	if (!isnan(b->devices_done_s) && b->devices_done_s > t)
 		t = b->devices_done_s;
+	if (!isnan(b->disks_done_s) && b->disks_done_s > t)
+		t = b->disks_done_s;
 	for (int i = 0; i < b->nr_probes; i++) {
 		const struct probe_span *p = &b->probes[i];
 

@@ -66,6 +66,9 @@ struct boot_data {
 	double kernel_done_s;		/* "Run /init as init process" */
 	double init_start_s, coldplug_start_s, coldplug_done_s, devices_done_s, complete_s;
 	int expected, probed;
+	double disks_done_s;		/* "N of M expected disks present" */
+	int disks_expected, disks;
+	struct strv udev_ignored;	/* udevd's "Invalid value for OPTIONS key, ignoring" lines */
 	struct udev_kill *udev_kills;
 	int nr_udev_kills;
 	struct device_state *devices;
@@ -99,8 +102,9 @@ void boot_data__parse_console(struct boot_data *b, const char *text, const char 
 /*
  * Boot time, defined here and only here: from kernel start (0) to the later
  * of udev's queue being empty after coldplug ("coldplug done") and the end
- * of the last driver probe that ran in user space (async ones included), or
- * /init's "expected devices probed" mark.  NAN if the boot never got there.
+ * of the last driver probe that ran in user space (async ones included),
+ * /init's "expected devices probed" mark and its "expected disks present"
+ * mark.  NAN if the boot never got there.
  */
 double boot_data__boot_time(const struct boot_data *b);
 

@@ -38,36 +38,56 @@ static const char report_usage[] =
 "summary.csv, summary.json, charts/ (gnuplot SVG and PNG), traces/ (one\n"
 "Perfetto / Chrome trace per boot).\n"
 "\n"
+"Then prints a headline, one row per mode in run order, and report.html's path;\n"
+"its numbers are report.md's, counted over the same boots:\n"
+"  ok             ok boots / boots\n"
+"  boot time (s)  median boot time, and its 95 % bootstrap CI\n"
+"  SIGKILL        boots with a SIGKILL / boots (the kill rate)\n"
+"  failed probes  failed probes in ok boots (ok boots with one / ok boots)\n"
+"  bound          test devices bound, median of the ok boots / devices\n"
+"                 (min..max when the boots differ)\n"
+"\n"
 "  -o, --out DIR      write the report there instead of RUN/report\n"
 "      --no-charts    skip gnuplot\n"
 "      --no-traces    skip the per-boot traces\n"
-"  -j, --json         print summary.json on standard output\n"
+"  -q, --quiet        no headline\n"
+"  -j, --json         print summary.json on standard output instead of the\n"
+"                     headline (the same rows are its \"headline\" array)\n"
 "  -h, --help         this text\n"
 "\n"
 "Examples:\n"
-"  bootprobe report results/20261203-101500-default\n"
-"  bootprobe report --json results/last | jq '.comparisons'\n";
+"  bootprobe report results/20261203-092357-kill-policy\n"
+"    mode         ok  boot time (s)           95% CI  SIGKILL  failed probes  bound\n"
+"    killable    3/3          9.281   9.007 .. 9.896      3/3        3 (3/3)    0/1\n"
+"    unkillable  3/3          8.729   8.689 .. 9.807      3/3        0 (0/3)    1/1\n"
+"    grace       3/3          8.677   8.661 .. 9.252      3/3        0 (0/3)    1/1\n"
+"    async       3/3          9.476   8.952 .. 9.712      3/3        0 (0/3)    1/1\n"
+"    udev-180    3/3          9.349  9.054 .. 10.880      0/3        0 (0/3)    1/1\n"
+"    report: results/20261203-092357-kill-policy/report/report.html\n"
+"  bootprobe report --quiet results/RUN\n"
+"  bootprobe report --json results/last | jq '.headline, .comparisons'\n";
 
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "out", required_argument, NULL, 'o' }, { "no-charts", no_argument, NULL, 'c' },
-		{ "no-traces", no_argument, NULL, 't' }, { "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' }, { 0 },
+		{ "no-traces", no_argument, NULL, 't' }, { "quiet", no_argument, NULL, 'q' },
+		{ "json", no_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' }, { 0 },
 	};
 	struct report_opts ro = { .charts = true, .traces = true };
 	struct run_data *r;
-	bool json = false;
-	char err[512];
+	bool json = false, quiet = false;
+	char err[512], *dir;
 	int c, rc;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:qjh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': ro.out = optarg; break;
 		case 'c': ro.charts = false; break;
 		case 't': ro.traces = false; break;
+		case 'q': quiet = true; break;
 		case 'j': json = true; break;
 		case 'h': fputs(report_usage, stdout); return 0;
 		case ':': return usage_error("report", "option needs a value:", argv[optind - 1]);
@@ -83,18 +103,20 @@ int cmd_report(int argc, char **argv)
 	}
 	run_data__analyze(r);
 	rc = report__write(r, &ro) ? 1 : 0;
+	dir = report__dir(r, &ro);
 	if (json) {
 		json_object *s = run_data__summary_json(r);
 
 		print_json(s);
 		json_object_put(s);
 	} else {
-		char *out = ro.out ? xstrdup(ro.out) : xasprintf("%s/report", r->dir);
-
-		fprintf(stderr, "bootprobe report: %d boots, %d modes -> %s/report.md%s\n", r->nr_boots,
-			r->nr_modes, out, r->warnings.n ? " (with input warnings, see the report)" : "");
-		free(out);
+		if (!quiet)
+			report__headline(r, dir, stdout);
+		if (r->warnings.n)
+			fprintf(stderr, "bootprobe report: %s: %zu input warning%s, see %s/report.md\n",
+				r->dir, r->warnings.n, r->warnings.n == 1 ? "" : "s", dir);
 	}
+	free(dir);
 	run_data__free(r);
 	return rc;
 }

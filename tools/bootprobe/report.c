@@ -2,7 +2,8 @@
 /*
  * The report of a run, in RUN/report/ unless told otherwise:
  *   report.md, report.html (self-contained, inline SVG), summary.csv,
- *    summary.json, charts/NAME.svg and .png, traces/BOOT.json (Perfetto).
+ *    summary.json, charts/NAME.svg and .png, traces/BOOT.json (Perfetto);
+ * and its headline, a table for the terminal.
  */
 #define _GNU_SOURCE
 #include "report.h"
@@ -86,9 +87,9 @@ static void md_modes(FILE *f, struct run_data *r)
 	for (int i = 0; i < r->nr_modes; i++) {
 		const struct mode_stats *m = &r->modes[i];
 
-		fprintf(f, "### %s\n\n%d boots, %d ok; kill rate %d/%d boots; failed probes %d of %d\n\n",
-			m->name, m->boots, m->ok, m->boots_with_kills, m->boots, m->failed_probes,
-			m->probes);
+		fprintf(f, "### %s\n\n%d boots, %d ok; kill rate %d/%d boots; failed probes %d of %d, "
+			"in %d of %d ok boots\n\n", m->name, m->boots, m->ok, m->boots_with_kills,
+			m->boots, m->failed_probes, m->probes, m->boots_with_failed, m->ok);
 		fprintf(f, "| metric | n | median | IQR | 95 %% CI of median | min – max |\n"
 			"|---|---|---|---|---|---|\n");
 		for (int k = 0; k < M_COUNT; k++)
@@ -397,9 +398,14 @@ static int write_traces(struct run_data *r, const char *dir)
 	return err;
 }
 
+char *report__dir(const struct run_data *r, const struct report_opts *o)
+{
+	return o->out ? xstrdup(o->out) : xasprintf("%s/report", r->dir);
+}
+
 int report__write(struct run_data *r, const struct report_opts *o)
 {
-	char *dir = o->out ? xstrdup(o->out) : xasprintf("%s/report", r->dir);
+	char *dir = report__dir(r, o);
 	char *md = NULL, *path;
 	size_t len = 0;
 	json_object *sum;
@@ -433,4 +439,65 @@ int report__write(struct run_data *r, const struct report_opts *o)
 	free(md);
 	free(dir);
 	return err;
+}
+
+/* ---- the headline: one aligned row per mode on the terminal --------------------------- */
+
+enum { HL_MODE, HL_OK, HL_BOOT, HL_CI, HL_KILLED, HL_FAILED, HL_BOUND, HL_COLS };
+
+static const char *const hl_titles[HL_COLS] = {
+	"mode", "ok", "boot time (s)", "95% CI", "SIGKILL", "failed probes", "bound",
+};
+
+struct hl_row {
+	char cell[HL_COLS][80];
+};
+
+/* A mode's cells, from the statistics report.md shows (counts over ok boots as there). */
+static void hl_row__fill(struct hl_row *row, const struct mode_stats *m)
+{
+	const struct summary *boot = &m->s[M_BOOT], *bound = &m->s[M_BOUND];
+	const size_t len = sizeof(row->cell[0]);
+
+	snprintf(row->cell[HL_MODE], len, "%s", m->name);
+	snprintf(row->cell[HL_OK], len, "%d/%d", m->ok, m->boots);
+	fmt(row->cell[HL_BOOT], len, boot->median);
+	if (boot->n)
+		snprintf(row->cell[HL_CI], len, "%.3f .. %.3f", boot->ci_lo, boot->ci_hi);
+	else
+		snprintf(row->cell[HL_CI], len, "-");
+	snprintf(row->cell[HL_KILLED], len, "%d/%d", m->boots_with_kills, m->boots);
+	snprintf(row->cell[HL_FAILED], len, "%d (%d/%d)", m->failed_probes, m->boots_with_failed,
+		 m->ok);
+	if (!bound->n)
+		snprintf(row->cell[HL_BOUND], len, "-");
+	else if (bound->min == bound->max)
+		snprintf(row->cell[HL_BOUND], len, "%g/%d", bound->median, m->devices);
+	else
+		snprintf(row->cell[HL_BOUND], len, "%g/%d (%g..%g)", bound->median, m->devices,
+			 bound->min, bound->max);
+}
+
+void report__headline(const struct run_data *r, const char *dir, FILE *out)
+{
+	struct hl_row *rows = xcalloc(r->nr_modes + 1, sizeof(*rows));
+	int width[HL_COLS] = { 0 };
+
+	for (int k = 0; k < HL_COLS; k++)
+		snprintf(rows[0].cell[k], sizeof(rows[0].cell[k]), "%s", hl_titles[k]);
+	for (int i = 0; i < r->nr_modes; i++)
+		hl_row__fill(&rows[i + 1], &r->modes[i]);
+	/* Columns as wide as their widest cell; the mode left-aligned, the numbers right. */
+	for (int i = 0; i <= r->nr_modes; i++)
+		for (int k = 0; k < HL_COLS; k++)
+			if ((int)strlen(rows[i].cell[k]) > width[k])
+				width[k] = (int)strlen(rows[i].cell[k]);
+	for (int i = 0; i <= r->nr_modes; i++) {
+		fprintf(out, "%-*s", width[HL_MODE], rows[i].cell[HL_MODE]);
+		for (int k = HL_MODE + 1; k < HL_COLS; k++)
+			fprintf(out, "  %*s", width[k], rows[i].cell[k]);
+		fputc('\n', out);
+	}
+	fprintf(out, "report: %s/report.html\n", dir);
+	free(rows);
 }

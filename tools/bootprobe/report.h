@@ -4,6 +4,7 @@
 #define BOOTPROBE_REPORT_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "rundata.h"
 
@@ -13,6 +14,14 @@ struct report_opts {
 	bool traces;		/* one Perfetto trace per boot */
 };
 
+/* The report's folder: o->out, else RUN/report; the caller frees it. */
+char *report__dir(const struct run_data *r, const struct report_opts *o);
 int report__write(struct run_data *r, const struct report_opts *o);
+/*
+ * The headline: per mode in run order, ok boots, median boot time and its
+ * 95 % CI, boots with a SIGKILL, failed probes and the boots with one, median
+ * devices bound; then "report: DIR/report.html".
+ */
+void report__headline(const struct run_data *r, const char *dir, FILE *out);
 
 #endif

@@ -12,13 +12,14 @@
 
 const char *const metric_names[M_COUNT] = {
 	"boot_s", "guest_s", "wall_s", "probe_phase_s", "first_probe_s", "probe_max_s",
-	"probe_sum_s", "readiness_gap_s", "kills", "failed_probes",
+	"probe_sum_s", "readiness_gap_s", "kills", "failed_probes", "devices_bound",
 };
 
 const char *const metric_titles[M_COUNT] = {
 	"boot time (s)", "guest's own boot-complete (s)", "QEMU wall time (s)",
 	"probe phase (s)", "first probe starts (s)", "longest probe (s)", "sum of probes (s)",
 	"readiness gap, max per boot (s)", "SIGKILLs per boot", "failed probes per boot",
+	"devices bound per boot",
 };
 
 static int cmp_str(const void *a, const void *b)
@@ -233,6 +234,9 @@ static void mode__add_boot(struct mode_stats *m, const struct boot_data *b)
 	m->ok++;
 	m->probes += bm.probes;
 	m->failed_probes += bm.failed_probes;
+	m->boots_with_failed += bm.failed_probes > 0;
+	if (bm.devices > m->devices)
+		m->devices = bm.devices;
 	v[M_BOOT] = bm.boot_s;
 	v[M_GUEST] = bm.guest_s;
 	v[M_WALL] = bm.wall_s;
@@ -243,6 +247,7 @@ static void mode__add_boot(struct mode_stats *m, const struct boot_data *b)
 	v[M_GAP] = bm.readiness_gap_max_s;
 	v[M_KILLS] = b->has_events ? bm.kills : bm.udev_kills;
 	v[M_FAILED] = b->has_events ? bm.failed_probes : NAN;
+	v[M_BOUND] = bm.devices ? bm.bound : NAN;
 	for (int i = 0; i < M_COUNT; i++)
 		push_value(&m->values[i], &m->n[i], v[i]);
 	for (int i = 0; i < b->nr_probes; i++) {
@@ -374,6 +379,28 @@ static json_object *mode__json(const struct mode_stats *m)
 	return o;
 }
 
+/*
+ * One row of the headline `bootprobe report` prints: the same counts and
+ * summaries as report.md, so the two cannot disagree.
+ */
+static json_object *mode__headline_json(const struct mode_stats *m)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "mode", json_object_new_string(m->name));
+	json_object_object_add(o, "boots", json_object_new_int(m->boots));
+	json_object_object_add(o, "ok", json_object_new_int(m->ok));
+	json_object_object_add(o, "boot_s", summary__json(&m->s[M_BOOT]));
+	json_object_object_add(o, "boots_with_kills", json_object_new_int(m->boots_with_kills));
+	json_object_object_add(o, "probes", json_object_new_int(m->probes));
+	json_object_object_add(o, "failed_probes", json_object_new_int(m->failed_probes));
+	json_object_object_add(o, "boots_with_failed_probes",
+			       json_object_new_int(m->boots_with_failed));
+	json_object_object_add(o, "devices", json_object_new_int(m->devices));
+	json_object_object_add(o, "devices_bound", summary__json(&m->s[M_BOUND]));
+	return o;
+}
+
 static json_object *comparison__json(const struct mode_stats *a, const struct mode_stats *b,
 				     enum metric k)
 {
@@ -398,6 +425,7 @@ json_object *run_data__summary_json(struct run_data *r)
 {
 	json_object *o = json_object_new_object(), *modes = json_object_new_object();
 	json_object *cmp = json_object_new_array(), *warns = json_object_new_array();
+	json_object *head = json_object_new_array();
 	struct mode_stats *base = run_data__baseline(r);
 
 	json_object_object_add(o, "schema", json_object_new_int(1));
@@ -406,6 +434,10 @@ json_object *run_data__summary_json(struct run_data *r)
 	json_object_object_add(o, "boot_time_definition", json_object_new_string(
 		"kernel start to the later of udev's queue empty after coldplug and the end of "
 		"the last driver probe in user space"));
+	/* Modes in run order (an array: "modes" is keyed by name). */
+	for (int i = 0; i < r->nr_modes; i++)
+		json_object_array_add(head, mode__headline_json(&r->modes[i]));
+	json_object_object_add(o, "headline", head);
 	for (int i = 0; i < r->nr_modes; i++)
 		json_object_object_add(modes, r->modes[i].name, mode__json(&r->modes[i]));
 	json_object_object_add(o, "modes", modes);

@@ -12,7 +12,7 @@ struct json_object;
 /* The metrics compared across boots, in report order. */
 enum metric {
 	M_BOOT, M_GUEST, M_WALL, M_PHASE, M_FIRST, M_PROBE_MAX, M_PROBE_SUM, M_GAP,
-	M_KILLS, M_FAILED, M_COUNT
+	M_KILLS, M_FAILED, M_BOUND, M_COUNT
 };
 
 extern const char *const metric_names[M_COUNT];	/* "boot_s", ... */
@@ -29,7 +29,9 @@ struct mode_stats {
 	char *name;
 	int boots, ok;
 	int boots_with_kills;	/* kill rate = boots_with_kills / boots */
-	int probes, failed_probes;
+	int probes, failed_probes;	/* in ok boots, like every metric */
+	int boots_with_failed;		/* ok boots with a failed probe */
+	int devices;			/* test devices per boot, the most an ok boot listed */
 	double *values[M_COUNT];	/* per ok boot, NaNs left out */
 	size_t n[M_COUNT];
 	struct summary s[M_COUNT];
