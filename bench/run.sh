@@ -1,17 +1,34 @@
 #!/usr/bin/env bash
-# The main job: boot the default scenario (sync vs async, a fleet of five
-# slowprobe devices), then report: statistics, comparison, charts.
-# usage: bench/run-default.sh [extra `bootprobe run` options]
+# Run a scenario, report it, print the headline table and point
+# results/latest at the run.  Boots already finished are kept whatever
+# happens: an interrupted or failed run is still reported.
+#
+# usage: bench/run.sh SCENARIO [TAG] [-- extra `bootprobe run` options]
+#   bench/run.sh bench/scenarios/default.conf
+#   bench/run.sh bench/scenarios/default.conf 2014 -- --time-scale 1 --timeout 1200
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-id=$(date +%Y%m%d-%H%M%S)-default
+die() { echo "bench: $*" >&2; exit 2; }
+
+scenario=${1:?usage: bench/run.sh SCENARIO [TAG] [-- bootprobe run options]}
+shift
+[ -r "$scenario" ] || die "$scenario: no such scenario file"
+tag=
+if [ $# -gt 0 ] && [ "$1" != -- ]; then
+	tag=-$1
+	shift
+fi
+[ "${1:-}" = -- ] && shift
+
+name=$(basename "$scenario" .conf)
+id=$(date +%Y%m%d-%H%M%S)-$name$tag
 rc=0
-build/bin/bootprobe run --scenario bench/scenarios/default.conf --run-id "$id" "$@" || rc=$?
+build/bin/bootprobe run --scenario "$scenario" --run-id "$id" "$@" || rc=$?
 run=results/$id
-[ -e "$run/manifest.json" ] || { echo "bench: no manifest in $run" >&2; exit 1; }
-build/bin/bootprobe report "$run"
+[ -e "$run/manifest.json" ] || die "no manifest in $run (the run did not start)"
+ln -sfn "$id" results/latest
 echo
-sed -n '/^## Compared with/,/^## Probe order/p' "$run/report/report.md" | sed '$d'
-echo "Full report: $run/report/report.md and report.html"
+build/bin/bootprobe report "$run" || rc=$?
+echo "results/latest -> $run"
 exit "$rc"
