@@ -27,6 +27,11 @@ rc=0
 build/bin/bootprobe run --scenario "$scenario" --run-id "$id" "$@" || rc=$?
 run=results/$id
 [ -e "$run/manifest.json" ] || die "no manifest in $run (the run did not start)"
+# How the run was made, kept with its report.
+{
+	echo "bench/run.sh $scenario${tag:+ ${tag#-}}${*:+ -- $*}"
+	echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
+} >"$run/command.txt"
 ln -sfn "$id" results/latest
 echo
 build/bin/bootprobe report "$run" || rc=$?

@@ -304,6 +304,26 @@ static void check_report_md(struct run_data *r, const char *dir)
 	free(path);
 }
 
+/* The manifest's baseline picks the mode others are compared with. */
+static void check_baseline(const char *run, const char *name, const char *want)
+{
+	char *path = xasprintf("%s/manifest.json", run), err[512];
+	json_object *man = json_object_from_file(path);
+	struct run_data *r;
+	struct mode_stats *m;
+
+	json_object_object_add(man, "baseline", json_object_new_string(name));
+	json_object_to_file(path, man);
+	json_object_put(man);
+	r = run_data__load(run, err, sizeof(err));
+	if (r)
+		run_data__analyze(r);
+	m = r ? run_data__baseline(r) : NULL;
+	CHECK_STR(m ? m->name : NULL, want, "manifest baseline '%s' gives baseline mode %s", name, want);
+	run_data__free(r);
+	free(path);
+}
+
 int main(void)
 {
 	char err[512], *run, *out, *ok = read_file("tests/data/console/ok.log", NULL);
@@ -325,7 +345,11 @@ int main(void)
 		check_json(r);
 		check_report_md(r, out);
 	}
+	CHECK_STR(r ? run_data__baseline(r)->name : NULL, "sync",
+		  "without a manifest baseline, sync is the baseline");
 	run_data__free(r);
+	check_baseline(run, "killable", "killable");
+	check_baseline(run, "no-such-mode", "sync");
 	{
 		char *cmd = xasprintf("rm -rf '%s'", tmpdir);
 

@@ -63,6 +63,21 @@ static void list_boots(const char *dir, struct strv *out, struct strv *warnings)
 	free(path);
 }
 
+/* The scenario's baseline mode, as the run's manifest names it. */
+static char *manifest_baseline(const char *dir)
+{
+	char *path = xasprintf("%s/manifest.json", dir);
+	struct json_object *man = json_object_from_file(path), *v;
+	char *out = NULL;
+
+	if (man && json_object_object_get_ex(man, "baseline", &v) &&
+	    json_object_is_type(v, json_type_string))
+		out = xstrdup(json_object_get_string(v));
+	json_object_put(man);
+	free(path);
+	return out;
+}
+
 struct run_data *run_data__load(const char *dir, char *err, int errlen)
 {
 	struct run_data *r = xcalloc(1, sizeof(*r));
@@ -72,6 +87,7 @@ struct run_data *run_data__load(const char *dir, char *err, int errlen)
 	r->dir = xstrdup(dir);
 	slash = strrchr(dir, '/');
 	r->run_id = xstrdup(slash && slash[1] ? slash + 1 : dir);
+	r->baseline = manifest_baseline(dir);
 	if (!path_exists(dir)) {
 		snprintf(err, errlen, "%s: %s", dir, strerror(ENOENT));
 		run_data__free(r);
@@ -127,6 +143,7 @@ void run_data__free(struct run_data *r)
 	strv__free(&r->warnings);
 	free(r->dir);
 	free(r->run_id);
+	free(r->baseline);
 	free(r);
 }
 
@@ -140,8 +157,10 @@ struct mode_stats *run_data__mode(struct run_data *r, const char *name)
 
 struct mode_stats *run_data__baseline(struct run_data *r)
 {
-	struct mode_stats *m = run_data__mode(r, "sync");
+	struct mode_stats *m = r->baseline ? run_data__mode(r, r->baseline) : NULL;
 
+	if (!m)
+		m = run_data__mode(r, "sync");
 	return m ? m : r->nr_modes ? &r->modes[0] : NULL;
 }
 

@@ -55,6 +55,7 @@ struct mode_stats {
 struct run_data {
 	char *dir;
 	char *run_id;
+	char *baseline;		/* the manifest's baseline mode, or NULL */
 	struct boot_data **boots;
 	int nr_boots;
 	struct mode_stats *modes;
@@ -68,7 +69,7 @@ void run_data__free(struct run_data *r);
 /* Fill the per-mode statistics. */
 void run_data__analyze(struct run_data *r);
 struct mode_stats *run_data__mode(struct run_data *r, const char *name);
-/* The mode others are compared with: "sync" if present, else the first. */
+/* The mode others are compared with: the manifest's baseline, else "sync", else the first. */
 struct mode_stats *run_data__baseline(struct run_data *r);
 
 struct comparison {

@@ -3,7 +3,7 @@
  * Scenarios and modes.  A mode is a named set of kernel command-line
  * arguments and udev settings; a scenario is the modes of a benchmark plus
  * what every boot shares: the device fleet, boots per mode, a time scale,
- * the hard timeout.  The format is documented in bench/scenarios/README.md.
+ * the hard timeout.  The format is documented in README.md, "Scenario files".
  */
 #ifndef BOOTPROBE_SCENARIO_H
 #define BOOTPROBE_SCENARIO_H
@@ -75,7 +75,7 @@ void scenario__init(struct scenario *sc);
 void scenario__free(struct scenario *sc);
 
 /*
- * Load a scenario file (INI-like, see bench/scenarios/README.md).  On error
+ * Load a scenario file (INI-like, see README.md).  On error
  * returns -1 with a one-line message naming file and line in @err.
  */
 int scenario__load(struct scenario *sc, const char *path, char *err, int errlen);
