@@ -146,6 +146,66 @@ static void folders(void)
 	free(dir);
 }
 
+/* A boot folder of @cmdline and @console; NULL if it does not load. */
+static struct boot_data *boot_of(const char *name, const char *cmdline, const char *console)
+{
+	char err[512], *dir = xasprintf("%s/udev/%s", tmpdir, name), *path;
+	char *json = xasprintf("{\"boot\":\"%s\",\"mode\":\"m\",\"outcome\":\"ok\","
+			       "\"kernel_cmdline\":\"%s\"}", name, cmdline);
+	struct boot_data *b;
+
+	mkdir_p(dir);
+	path = xasprintf("%s/boot.json", dir);
+	write_file_atomic(path, json, strlen(json));
+	free(path);
+	path = xasprintf("%s/console.log", dir);
+	write_file_atomic(path, console, strlen(console));
+	b = boot_data__load(dir, err, sizeof(err));
+	free(path);
+	free(json);
+	free(dir);
+	return b;
+}
+
+/* udevd's timeout: command line over udev.conf, the rules line never; disks. */
+static void udev_settings(void)
+{
+	static const struct {
+		const char *cmdline;
+		double want;
+	} cases[] = {
+		{ "x=1", 180 },
+		{ "udev.event_timeout=3", 3 },
+		{ "udev.event_timeout=2500ms", 2.5 },
+		{ "bootprobe.udev_conf_event_timeout=18", 18 },
+		{ "bootprobe.udev_conf_event_timeout=18 udev.event_timeout=3", 3 },
+		{ "bootprobe.udev_conf_event_timeout=3 bootprobe.rules_event_timeout=18", 3 },
+		{ "bootprobe.rules_event_timeout=18", 180 },
+	};
+	const char *console =
+		"[    3.0] systemd-udevd[95]: /etc/udev/rules.d/69-bootprobe-event-timeout.rules:1 "
+		"Invalid value for OPTIONS key, ignoring: 'event_timeout=18'\n"
+		"[    3.1] bootprobe: coldplug done at 3.10 s\n"
+		"[    7.5] bootprobe: 7 of 8 expected disks present at 7.50 s\n";
+	struct boot_data *b;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *name = xasprintf("b%zu", i);
+
+		b = boot_of(name, cases[i].cmdline, "");
+		CHECK(b && b->event_timeout_s == cases[i].want, "udev event timeout of '%s' is %g s",
+		      cases[i].cmdline, cases[i].want);
+		boot_data__free(b);
+		free(name);
+	}
+	b = boot_of("ignored", "x=1", console);
+	CHECK(b && b->udev_ignored.n == 1 && strstr(b->udev_ignored.v[0], "69-bootprobe-event-timeout.rules:1"),
+	      "udevd's 'Invalid value for OPTIONS key' line is kept with its file and line");
+	CHECK(b && b->disks == 7 && b->disks_expected == 8 && boot_data__boot_time(b) == 7.5,
+	      "the disks mark is read and ends the boot time when it comes last");
+	boot_data__free(b);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir))
@@ -153,6 +213,7 @@ int main(void)
 	malformed_events();
 	kill_chain();
 	folders();
+	udev_settings();
 	{
 		char *cmd = xasprintf("rm -rf '%s'", tmpdir);
 

@@ -90,6 +90,9 @@ static void md_modes(FILE *f, struct run_data *r)
 		fprintf(f, "### %s\n\n%d boots, %d ok; kill rate %d/%d boots; failed probes %d of %d, "
 			"in %d of %d ok boots\n\n", m->name, m->boots, m->ok, m->boots_with_kills,
 			m->boots, m->failed_probes, m->probes, m->boots_with_failed, m->ok);
+		if (m->boots_udev_ignored)
+			fprintf(f, "udevd ignored a setting in %d of %d boots: `%s`\n\n",
+				m->boots_udev_ignored, m->boots, m->udev_ignored);
 		fprintf(f, "| metric | n | median | IQR | 95 %% CI of median | min – max |\n"
 			"|---|---|---|---|---|---|\n");
 		for (int k = 0; k < M_COUNT; k++)

@@ -83,10 +83,14 @@ struct run_data *run_data__load(const char *dir, char *err, int errlen)
 	struct run_data *r = xcalloc(1, sizeof(*r));
 	struct strv dirs = { 0 };
 	const char *slash;
+	char *real;
 
 	r->dir = xstrdup(dir);
-	slash = strrchr(dir, '/');
+	/* results/latest names its run by the folder it points at. */
+	real = realpath(dir, NULL);
+	slash = strrchr(real ? real : dir, '/');
 	r->run_id = xstrdup(slash && slash[1] ? slash + 1 : dir);
+	free(real);
 	r->baseline = manifest_baseline(dir);
 	if (!path_exists(dir)) {
 		snprintf(err, errlen, "%s: %s", dir, strerror(ENOENT));
@@ -121,6 +125,7 @@ static void mode_stats__free(struct mode_stats *m)
 		free(m->drivers[i].probe_s);
 	free(m->drivers);
 	free(m->whatif);
+	free(m->udev_ignored);
 	free(m->eff_longest);
 	free(m->eff_sum);
 	strv__free(&m->orders);
@@ -248,6 +253,11 @@ static void mode__add_boot(struct mode_stats *m, const struct boot_data *b)
 	m->boots++;
 	boot__metrics(b, &bm);
 	m->boots_with_kills += (b->has_events ? bm.kills : bm.udev_kills) > 0;
+	if (b->udev_ignored.n) {
+		m->boots_udev_ignored++;
+		if (!m->udev_ignored)
+			m->udev_ignored = xstrdup(b->udev_ignored.v[0]);
+	}
 	if (strcmp(b->outcome, "ok"))
 		return;
 	m->ok++;
@@ -411,6 +421,7 @@ static json_object *mode__headline_json(const struct mode_stats *m)
 	json_object_object_add(o, "ok", json_object_new_int(m->ok));
 	json_object_object_add(o, "boot_s", summary__json(&m->s[M_BOOT]));
 	json_object_object_add(o, "boots_with_kills", json_object_new_int(m->boots_with_kills));
+	json_object_object_add(o, "boots_udev_ignored", json_object_new_int(m->boots_udev_ignored));
 	json_object_object_add(o, "probes", json_object_new_int(m->probes));
 	json_object_object_add(o, "failed_probes", json_object_new_int(m->failed_probes));
 	json_object_object_add(o, "boots_with_failed_probes",

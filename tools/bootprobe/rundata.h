@@ -31,6 +31,8 @@ struct mode_stats {
 	int boots_with_kills;	/* kill rate = boots_with_kills / boots */
 	int probes, failed_probes;	/* in ok boots, like every metric */
 	int boots_with_failed;		/* ok boots with a failed probe */
+	int boots_udev_ignored;		/* boots where udevd ignored a rules setting */
+	char *udev_ignored;		/* the first such line, for the report */
 	int devices;			/* test devices per boot, the most an ok boot listed */
 	double *values[M_COUNT];	/* per ok boot, NaNs left out */
 	size_t n[M_COUNT];
