@@ -21,6 +21,9 @@ if [ $# -gt 0 ] && [ "$1" != -- ]; then
 fi
 [ "${1:-}" = -- ] && shift
 
+# The source the boots are made from, taken before they start.
+made="bench/run.sh $scenario${tag:+ ${tag#-}}${*:+ -- $*}
+commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
 name=$(basename "$scenario" .conf)
 id=$(date +%Y%m%d-%H%M%S)-$name$tag
 rc=0
@@ -28,10 +31,7 @@ build/bin/bootprobe run --scenario "$scenario" --run-id "$id" "$@" || rc=$?
 run=results/$id
 [ -e "$run/manifest.json" ] || die "no manifest in $run (the run did not start)"
 # How the run was made, kept with its report.
-{
-	echo "bench/run.sh $scenario${tag:+ ${tag#-}}${*:+ -- $*}"
-	echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
-} >"$run/command.txt"
+echo "$made" >"$run/command.txt"
 ln -sfn "$id" results/latest
 echo
 build/bin/bootprobe report "$run" || rc=$?

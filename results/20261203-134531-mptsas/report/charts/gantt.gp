@@ -1,0 +1,21 @@
+set terminal svg size 960,380 dynamic noenhanced font 'sans,11' background '#ffffff'
+set output 'gantt.svg'
+set style fill solid 0.8 border -1
+set xrange [0:8.306]
+set xlabel 'seconds since kernel start'
+set grid xtics
+unset key
+do for [t=1:2] {
+if (t == 2) { set terminal pngcairo size 960,380 noenhanced font 'sans,10'; set output 'gantt.png' }
+set multiplot layout 1,2
+set title 'sync: sync-002' noenhanced
+set yrange [-0.6:9]
+unset ytics
+plot 'gantt-0.dat' using 2:1:2:3:($1-0.35):($1+0.35):($4 > 0 ? 0xd62728 : 0x1f77b4) with boxxyerror lc rgb variable, '' using 3:1:5 with labels left offset 0.5,0 font ',8'
+set title 'async-probe: async-probe-005' noenhanced
+set yrange [-0.6:9]
+unset ytics
+plot 'gantt-1.dat' using 2:1:2:3:($1-0.35):($1+0.35):($4 > 0 ? 0xd62728 : 0x1f77b4) with boxxyerror lc rgb variable, '' using 3:1:5 with labels left offset 0.5,0 font ',8'
+unset multiplot
+}
+unset output
