@@ -312,6 +312,12 @@ static void check_baseline(const char *run, const char *name, const char *want)
 	struct run_data *r;
 	struct mode_stats *m;
 
+	json_object *modes = json_object_new_array(), *m0 = json_object_new_object();
+
+	json_object_object_add(m0, "name", json_object_new_string("killable"));
+	json_object_object_add(m0, "kernel_args", json_object_new_string("udev.event_timeout=3"));
+	json_object_array_add(modes, m0);
+	json_object_object_add(man, "modes", modes);
 	json_object_object_add(man, "baseline", json_object_new_string(name));
 	json_object_to_file(path, man);
 	json_object_put(man);
@@ -320,6 +326,8 @@ static void check_baseline(const char *run, const char *name, const char *want)
 		run_data__analyze(r);
 	m = r ? run_data__baseline(r) : NULL;
 	CHECK_STR(m ? m->name : NULL, want, "manifest baseline '%s' gives baseline mode %s", name, want);
+	CHECK(r && r->mode_names.n == 1 && !strcmp(r->mode_args.v[0], "udev.event_timeout=3"),
+	      "the manifest's modes and their kernel arguments are read for the report");
 	run_data__free(r);
 	free(path);
 }

@@ -226,6 +226,25 @@ static void md_warnings(FILE *f, struct run_data *r)
 	fprintf(f, "\n");
 }
 
+/* What each mode was: its kernel arguments, as the manifest recorded them. */
+static void md_settings(FILE *f, const struct run_data *r)
+{
+	if (!r->mode_names.n)
+		return;
+	fprintf(f, "## Modes\n\n");
+	if (r->time_scale > 0 && r->time_scale != 1)
+		fprintf(f, "Guest times are scaled by %g: probe times, udev timeouts and grace "
+			"windows below are %g times what the scenario states.\n\n", r->time_scale,
+			r->time_scale);
+	fprintf(f, "| mode | kernel arguments of its first boot%s |\n|---|---|\n",
+		r->baseline ? "; the baseline is marked" : "");
+	for (size_t i = 0; i < r->mode_names.n; i++)
+		fprintf(f, "| %s%s | `%s` |\n", r->mode_names.v[i],
+			r->baseline && !strcmp(r->baseline, r->mode_names.v[i]) ? " (baseline)" : "",
+			*r->mode_args.v[i] ? r->mode_args.v[i] : "(none)");
+	fprintf(f, "\n");
+}
+
 static void write_md_body(FILE *f, struct run_data *r, bool charts)
 {
 	fprintf(f, "# bootprobe report: %s\n\n%d boots in %d modes. **Boot time** is measured "
@@ -233,6 +252,7 @@ static void write_md_body(FILE *f, struct run_data *r, bool charts)
 		"end of the last driver probe in user space (async probes included); the guest's "
 		"own boot-complete mark and QEMU's wall time are shown next to it.\n\n",
 		r->run_id, r->nr_boots, r->nr_modes);
+	md_settings(f, r);
 	md_modes(f, r);
 	md_comparisons(f, r);
 	md_efficiency(f, r);

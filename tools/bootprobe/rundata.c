@@ -63,19 +63,37 @@ static void list_boots(const char *dir, struct strv *out, struct strv *warnings)
 	free(path);
 }
 
-/* The scenario's baseline mode, as the run's manifest names it. */
-static char *manifest_baseline(const char *dir)
+static const char *jstring(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string)
+	       ? json_object_get_string(v) : NULL;
+}
+
+/* What the manifest says of the scenario: baseline, time scale, modes. */
+static void read_manifest(struct run_data *r, const char *dir)
 {
 	char *path = xasprintf("%s/manifest.json", dir);
 	struct json_object *man = json_object_from_file(path), *v;
-	char *out = NULL;
 
-	if (man && json_object_object_get_ex(man, "baseline", &v) &&
-	    json_object_is_type(v, json_type_string))
-		out = xstrdup(json_object_get_string(v));
+	if (man && jstring(man, "baseline"))
+		r->baseline = xstrdup(jstring(man, "baseline"));
+	if (man && json_object_object_get_ex(man, "time_scale", &v))
+		r->time_scale = json_object_get_double(v);
+	if (man && json_object_object_get_ex(man, "modes", &v) &&
+	    json_object_is_type(v, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(v); i++) {
+			struct json_object *m = json_object_array_get_idx(v, i);
+
+			if (!jstring(m, "name"))
+				continue;
+			strv__push(&r->mode_names, jstring(m, "name"));
+			strv__push(&r->mode_args, jstring(m, "kernel_args") ? jstring(m, "kernel_args") : "");
+		}
+	}
 	json_object_put(man);
 	free(path);
-	return out;
 }
 
 struct run_data *run_data__load(const char *dir, char *err, int errlen)
@@ -91,7 +109,7 @@ struct run_data *run_data__load(const char *dir, char *err, int errlen)
 	slash = strrchr(real ? real : dir, '/');
 	r->run_id = xstrdup(slash && slash[1] ? slash + 1 : dir);
 	free(real);
-	r->baseline = manifest_baseline(dir);
+	read_manifest(r, dir);
 	if (!path_exists(dir)) {
 		snprintf(err, errlen, "%s: %s", dir, strerror(ENOENT));
 		run_data__free(r);
@@ -149,6 +167,8 @@ void run_data__free(struct run_data *r)
 	free(r->dir);
 	free(r->run_id);
 	free(r->baseline);
+	strv__free(&r->mode_names);
+	strv__free(&r->mode_args);
 	free(r);
 }
 
