@@ -66,6 +66,28 @@ check "rows come in run order (a before b), not sorted otherwise" \
 check "the last line is report.html's path, and the file is there" \
 	sh -c "tail -1 '$tmp/stdout' | grep -qx 'report: $tmp/out/report.html' && test -s '$tmp/out/report.html'"
 
+# The kill chart: only modes with a SIGKILL get a data block, and each is
+# titled with its own mode even when a mode without kills comes first.
+run=$tmp/run-b-first
+manifest=()
+boot b-001 b 7.00 slowprobe 0
+boot a-001 a 11.00 none 1
+(IFS=,; echo "{\"boots\":[${manifest[*]}]}") >"$run/manifest.json"
+"$BP" report --quiet --no-traces --out "$tmp/charts" "$run" >/dev/null 2>&1
+check "kill chart: one data block, plotted as index 0 and titled with mode a" \
+	sh -c "grep -c '^#' '$tmp/charts/charts/kills.dat' | grep -qx 1 &&
+		grep -q \"index 0 using 1:2 with points pt 7 title 'a'\" '$tmp/charts/charts/kills.gp' &&
+		! grep -q \"title 'b'\" '$tmp/charts/charts/kills.gp'"
+run=$tmp/run-no-kills
+manifest=()
+boot b-001 b 7.00 slowprobe 0
+(IFS=,; echo "{\"boots\":[${manifest[*]}]}") >"$run/manifest.json"
+"$BP" report --quiet --no-traces --out "$tmp/nokills" "$run" >/dev/null 2>&1
+check "kill chart of a run without kills says so, over the boot's time span" \
+	sh -c "grep -q 'no SIGKILL in any boot' '$tmp/nokills/charts/kills.gp' &&
+		grep -q 'set xrange \\[0:7\\]' '$tmp/nokills/charts/kills.gp'"
+run=$tmp/run
+
 "$BP" report --quiet --no-charts --no-traces --out "$tmp/quiet" "$run" >"$tmp/stdout"
 rc=$?
 check "--quiet: exit 0, nothing on standard output, the report still written" \

@@ -211,39 +211,75 @@ static int cdf(struct run_data *r, const char *dir)
 	return 0;
 }
 
+/* One mode's SIGKILLs as "seconds boot_number" lines to @d (NULL: count only). */
+static int kills__mode_data(FILE *d, const struct run_data *r, const char *mode)
+{
+	int n = 0;
+
+	for (int k = 0; k < r->nr_boots; k++) {
+		const struct boot_data *b = r->boots[k];
+
+		if (strcmp(b->mode, mode))
+			continue;
+		for (int j = 0; j < b->nr_kills; j++, n++)
+			if (d)
+				fprintf(d, "%.4f %d\n", b->kills[j].ts_ns / 1e9, k + 1);
+		for (int j = 0; !b->has_events && j < b->nr_udev_kills; j++, n++)
+			if (d)
+				fprintf(d, "%.4f %d\n", b->udev_kills[j].ts_s, k + 1);
+	}
+	return n;
+}
+
+/* The latest boot time of the run, for the x range of a chart with no kills. */
+static double longest_boot_s(const struct run_data *r)
+{
+	double t = 0, v;
+
+	for (int k = 0; k < r->nr_boots; k++) {
+		v = boot_data__boot_time(r->boots[k]);
+		if (!isnan(v) && v > t)
+			t = v;
+	}
+	return t > 0 ? t : 10;
+}
+
+/*
+ * Every SIGKILL, by boot and time.  Only modes with kills get a data block:
+ * gnuplot does not count empty blocks, so their indices would shift.
+ */
 static int kills(struct run_data *r, const char *dir)
 {
+	struct strv titles = { 0 };
 	FILE *f, *d;
-	int n = 0;
 
 	if (open_pair(dir, "kills", &f, &d))
 		return -1;
 	for (int i = 0; i < r->nr_modes; i++) {
+		if (!kills__mode_data(NULL, r, r->modes[i].name))
+			continue;
 		fprintf(d, "# %s: kill_s boot_number\n", r->modes[i].name);
-		for (int k = 0; k < r->nr_boots; k++) {
-			const struct boot_data *b = r->boots[k];
-
-			if (strcmp(b->mode, r->modes[i].name))
-				continue;
-			for (int j = 0; j < b->nr_kills; j++, n++)
-				fprintf(d, "%.4f %d\n", b->kills[j].ts_ns / 1e9, k + 1);
-			for (int j = 0; !b->has_events && j < b->nr_udev_kills; j++, n++)
-				fprintf(d, "%.4f %d\n", b->udev_kills[j].ts_s, k + 1);
-		}
+		kills__mode_data(d, r, r->modes[i].name);
 		fprintf(d, "\n\n");
+		strv__push(&titles, r->modes[i].name);
 	}
 	fclose(d);
 	script_head(f, "kills", 720, 420);
-	fprintf(f, "set xlabel 'seconds since kernel start'\nset ylabel 'boot'\nset grid\nset key outside right\n"
-		"set yrange [0:%d]\nset xrange [0:*]\nplot ", r->nr_boots + 1);
-	for (int i = 0; i < r->nr_modes; i++)
-		fprintf(f, "%s'kills.dat' index %d using 1:2 with points pt 7 title '%s'", i ? ", " : "", i,
-			r->modes[i].name);
-	if (!n)
-		fprintf(f, ", NaN title 'no kills'");
-	fprintf(f, "\n");
+	fprintf(f, "set xlabel 'seconds since kernel start'\nset ylabel 'boot'\nset grid\n"
+		"set key outside right\nset yrange [0:%d]\n", r->nr_boots + 1);
+	if (!titles.n) {
+		fprintf(f, "set xrange [0:%.0f]\nset label 1 'no SIGKILL in any boot' at graph 0.5, 0.5 "
+			"center\nplot NaN notitle\n", ceil(longest_boot_s(r)));
+	} else {
+		fprintf(f, "set xrange [0:*]\nplot ");
+		for (size_t i = 0; i < titles.n; i++)
+			fprintf(f, "%s'kills.dat' index %zu using 1:2 with points pt 7 title '%s'",
+				i ? ", " : "", i, titles.v[i]);
+		fprintf(f, "\n");
+	}
 	script_tail(f, "kills", 720, 420);
 	fclose(f);
+	strv__free(&titles);
 	return 0;
 }
 
