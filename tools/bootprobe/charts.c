@@ -141,6 +141,7 @@ static int boottime(struct run_data *r, const char *dir)
 {
 	FILE *f, *d;
 	uint64_t rng = STATS_SEED;
+	int width;
 
 	if (open_pair(dir, "boottime", &f, &d))
 		return -1;
@@ -154,14 +155,18 @@ static int boottime(struct run_data *r, const char *dir)
 		if (!isnan(r->modes[i].s[M_BOOT].median))
 			fprintf(d, "%d %.4f\n", i, r->modes[i].s[M_BOOT].median);
 	fclose(d);
-	script_head(f, "boottime", 640, 420);
+	/* Past four modes the names are slanted, and the chart grows with them. */
+	width = r->nr_modes > 4 ? 120 + 70 * r->nr_modes : 640;
+	script_head(f, "boottime", width, 420);
+	if (r->nr_modes > 4)
+		fprintf(f, "set xtics rotate by 30 right\n");
 	fprintf(f, "set xrange [-0.6:%d.6]\nset ylabel 'boot time (s)'\nset yrange [0:*]\nunset key\n"
 		"set grid ytics\nset xtics (", r->nr_modes - 1);
 	for (int i = 0; i < r->nr_modes; i++)
 		fprintf(f, "%s'%s' %d", i ? ", " : "", r->modes[i].name, i);
 	fprintf(f, ")\nplot 'boottime.dat' index 0 using 1:2 with points pt 7 ps 0.7 lc rgb '#1f77b4', "
 		"'' index 1 using 1:2:(0.3):(0) with vectors nohead lw 3 lc rgb '#d62728'\n");
-	script_tail(f, "boottime", 640, 420);
+	script_tail(f, "boottime", width, 420);
 	fclose(f);
 	return 0;
 }
