@@ -63,6 +63,9 @@ expect sync-unkillable yes 4 0
 # 3. Grace: 3 s covers the slow device's thread only; 12 s covers all.
 expect grace-30s yes 1 3
 expect grace-120s yes 4 0
+check "grace-30s: explain ties each failed probe to udevd's SIGKILL and its -EINTR kthread_create()" \
+	test "$("$BP" explain --json "$boots/grace-30s-001" | jq -c '[.[0].failed_probes[] |
+		select(.killed_by == "systemd-udevd" and .kthread_ret == -4 and .kill_s < .kthread_end_s)] | length')" -eq 3
 # 4. The LVM rules line is ignored (the worker is killed); udev.conf and
 #    the kernel command line raise the timeout (nothing killed).
 expect lvm-rules-180 yes 0 4

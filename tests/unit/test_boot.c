@@ -103,6 +103,11 @@ static void kill_chain(void)
 	      "explain follows the chain: -EINTR, failed probe, unbound device");
 	CHECK(strstr(out, "at risk: slowprobe probe of 0000:00:03.0 took 2.00 s = 67 % of the udev event timeout") != NULL,
 	      "a probe past a third of the udev timeout is named at risk");
+	CHECK(strstr(out, "failed probe: slowprobe of 0000:00:03.0 returned -EINTR at 5.00 s") &&
+	      strstr(out, "  kthread_create() returned -EINTR at 5.00 s\n") &&
+	      strstr(out, "systemd-udevd [32] had sent this task SIGKILL at 3.01 s, 1.99 s before "
+		     "kthread_create() failed; kill policy killable, the default"),
+	      "a failed probe is tied to the SIGKILL before it and to its failed kthread_create()");
 	if (!strstr(out, "sent SIGKILL"))
 		printf("# explain said:\n%s", out);
 	free(out);

@@ -201,6 +201,73 @@ static bool kill__relevant(const struct kill_event *k)
 	       is_udev_timeout_kill(k);
 }
 
+/* The latest SIGKILL to the task of a probe before the probe ended, or NULL. */
+static const struct kill_event *kill_before(const struct boot_data *b, const struct probe_span *p)
+{
+	const struct kill_event *found = NULL;
+
+	for (int i = 0; i < b->nr_kills; i++) {
+		const struct kill_event *k = &b->kills[i];
+
+		if (k->sig == 9 && k->target_pid == p->pid && k->ts_ns < p->end_ns &&
+		    (!found || k->ts_ns > found->ts_ns))
+			found = k;
+	}
+	return found;
+}
+
+/* A kthread_create() that failed inside probe @p, or NULL. */
+static const struct kthread_wait *kthread_failed_in(const struct boot_data *b,
+						    const struct probe_span *p)
+{
+	for (int i = 0; i < b->nr_kwaits; i++) {
+		const struct kthread_wait *w = &b->kwaits[i];
+
+		if (w->pid == p->pid && w->ret && w->end_ns <= p->end_ns &&
+		    (p->start_ns == UNKNOWN_NS || w->end_ns >= p->start_ns))
+			return w;
+	}
+	return NULL;
+}
+
+/* The kthread_create() kill policy a boot ran with, from its kernel command line. */
+static const char *kill_policy_of(const struct boot_data *b, char *buf, size_t len)
+{
+	const char *p = b->kernel_cmdline ? strstr(b->kernel_cmdline, "kthread.sigkill_policy=") : NULL;
+
+	if (!p)
+		return "killable, the default";
+	p += strlen("kthread.sigkill_policy=");
+	snprintf(buf, len, "%.*s", (int)strcspn(p, " "), p);
+	return buf;
+}
+
+/*
+ * Why a probe failed, when a SIGKILL to its task explains it: the probe may
+ * have started long after the kill (the same udev worker probing the next
+ * device), and its kthread_create() fails once the kill policy stops
+ * granting threads to a killed task.
+ */
+static void explain_failed_probe(const struct boot_data *b, const struct probe_span *p, FILE *out)
+{
+	const struct kill_event *k = kill_before(b, p);
+	const struct kthread_wait *w = kthread_failed_in(b, p);
+	char policy[64];
+
+	fprintf(out, "\nfailed probe: %s of %s returned %s at %.2f s in %s [%d]%s\n", p->driver,
+		p->device, errno_name(p->ret), p->end_ns / NS, p->comm, p->pid,
+		p->async ? " (async)" : "");
+	if (w)
+		fprintf(out, "  kthread_create()%s%s returned %s at %.2f s\n", *w->caller ? " from " : "",
+			w->caller, errno_name(w->ret), w->end_ns / NS);
+	if (k)
+		fprintf(out, "  %s [%d] had sent this task SIGKILL at %.2f s, %.2f s before%s; "
+			"kill policy %s\n", k->sender_comm, k->sender_pid, k->ts_ns / NS,
+			((w ? w->end_ns : p->end_ns) - k->ts_ns) / NS,
+			w ? " kthread_create() failed" : " the probe failed", kill_policy_of(b, policy,
+											     sizeof(policy)));
+}
+
 void boot__explain(const struct boot_data *b, FILE *out)
 {
 	struct boot_metrics m;
@@ -244,9 +311,7 @@ void boot__explain(const struct boot_data *b, FILE *out)
 		const struct probe_span *p = &b->probes[i];
 
 		if (probe_span__failed(p))
-			fprintf(out, "\nfailed probe: %s of %s returned %s at %.2f s in %s [%d]%s\n",
-				p->driver, p->device, errno_name(p->ret), p->end_ns / NS, p->comm,
-				p->pid, p->async ? " (async)" : "");
+			explain_failed_probe(b, p, out);
 	}
 	for (int i = 0; i < b->nr_probes; i++) {
 		const struct probe_span *p = &b->probes[i];
@@ -275,6 +340,25 @@ static json_object *strings__json(const struct strv *v)
 	for (size_t i = 0; i < v->n; i++)
 		json_object_array_add(arr, json_object_new_string(v->v[i]));
 	return arr;
+}
+
+/* The kill and the kthread_create() behind a failed probe, if the events show them. */
+static void failed_probe__json(const struct boot_data *b, const struct probe_span *p, json_object *e)
+{
+	const struct kill_event *k = kill_before(b, p);
+	const struct kthread_wait *w = kthread_failed_in(b, p);
+
+	json_object_object_add(e, "end_s", json_object_new_double(p->end_ns / NS));
+	if (w) {
+		json_object_object_add(e, "kthread_caller", json_object_new_string(w->caller));
+		json_object_object_add(e, "kthread_ret", json_object_new_int(w->ret));
+		json_object_object_add(e, "kthread_end_s", json_object_new_double(w->end_ns / NS));
+	}
+	if (k) {
+		json_object_object_add(e, "killed_by", json_object_new_string(k->sender_comm));
+		json_object_object_add(e, "killed_by_pid", json_object_new_int(k->sender_pid));
+		json_object_object_add(e, "kill_s", json_object_new_double(k->ts_ns / NS));
+	}
 }
 
 json_object *boot__explain_json(const struct boot_data *b)
@@ -325,6 +409,7 @@ json_object *boot__explain_json(const struct boot_data *b)
 			json_object_object_add(e, "driver", json_object_new_string(p->driver));
 			json_object_object_add(e, "device", json_object_new_string(p->device));
 			json_object_object_add(e, "ret", json_object_new_int(p->ret));
+			failed_probe__json(b, p, e);
 			json_object_array_add(failed, e);
 		}
 		if (!probe_span__in_user_space(b, p))
