@@ -41,14 +41,14 @@ static void warn(struct boot_data *b, const char *fmt, ...)
 
 /* ---- JSON accessors that tolerate anything ----------------------------------- */
 
-static struct json_object *jget(struct json_object *o, const char *key)
+struct json_object *jget(struct json_object *o, const char *key)
 {
 	struct json_object *v;
 
 	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
 }
 
-static const char *jstr(struct json_object *o, const char *key)
+const char *jstr(struct json_object *o, const char *key)
 {
 	struct json_object *v = jget(o, key);
 
@@ -330,7 +330,7 @@ static void console_line(struct boot_data *b, const char *line)
 		b->disks = a;
 		b->disks_expected = c;
 		b->disks_done_s = isnan(t) ? v : t;
-	} else if ((p = strstr(rest, "Invalid value for OPTIONS key, ignoring"))) {
+	} else if (strstr(rest, "Invalid value for OPTIONS key, ignoring")) {
 		/* udevd names the rules file and line just before. */
 		strv__push(&b->udev_ignored, rest);
 	} else if (sscanf(rest, "bootprobe: BOOT-COMPLETE at %lf", &v) == 1)

@@ -13,6 +13,12 @@
 
 #include "util.h"
 
+struct json_object;
+
+/* JSON accessors that tolerate anything: NULL, or "" for a missing string. */
+struct json_object *jget(struct json_object *o, const char *key);
+const char *jstr(struct json_object *o, const char *key);
+
 #define NAME_LEN 64
 #define UNKNOWN_NS INT64_MIN
 

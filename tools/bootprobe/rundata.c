@@ -27,81 +27,66 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Boot folders: those the manifest names, else every folder under boots/. */
-static void list_boots(const char *dir, struct strv *out, struct strv *warnings)
+/* Boot folders: those the manifest @man names, else every folder under boots/. */
+static void list_boots(const char *dir, struct json_object *man, struct strv *out,
+		       struct strv *warnings)
 {
-	char *path = xasprintf("%s/manifest.json", dir);
-	struct json_object *man = json_object_from_file(path), *boots;
+	struct json_object *boots = jget(man, "boots");
 	DIR *d;
 	struct dirent *e;
+	char *path;
 
-	if (man && json_object_object_get_ex(man, "boots", &boots) &&
-	    json_object_is_type(boots, json_type_array)) {
+	if (boots && json_object_is_type(boots, json_type_array)) {
 		for (size_t i = 0; i < json_object_array_length(boots); i++) {
-			struct json_object *b = json_object_array_get_idx(boots, i), *rel;
+			const char *rel = jstr(json_object_array_get_idx(boots, i), "dir");
 
-			if (json_object_object_get_ex(b, "dir", &rel) &&
-			    json_object_is_type(rel, json_type_string) &&
-			    !strstr(json_object_get_string(rel), ".."))
-				strv__pushf(out, "%s/%s", dir, json_object_get_string(rel));
+			if (*rel && !strstr(rel, ".."))
+				strv__pushf(out, "%s/%s", dir, rel);
 		}
-	} else {
-		strv__pushf(warnings, "%s: %s; reading every folder under boots/", path,
-			    man ? "no boots list" : "missing or not JSON");
-		free(path);
-		path = xasprintf("%s/boots", dir);
-		d = opendir(path);
-		while (d && (e = readdir(d)))
-			if (e->d_name[0] != '.')
-				strv__pushf(out, "%s/%s", path, e->d_name);
-		if (d)
-			closedir(d);
-		if (out->n)
-			qsort(out->v, out->n, sizeof(*out->v), cmp_str);
+		return;
 	}
-	json_object_put(man);
+	strv__pushf(warnings, "%s/manifest.json: %s; reading every folder under boots/", dir,
+		    man ? "no boots list" : "missing or not JSON");
+	path = xasprintf("%s/boots", dir);
+	d = opendir(path);
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.')
+			strv__pushf(out, "%s/%s", path, e->d_name);
+	if (d)
+		closedir(d);
+	if (out->n)
+		qsort(out->v, out->n, sizeof(*out->v), cmp_str);
 	free(path);
 }
 
-static const char *jstring(struct json_object *o, const char *key)
+/* What the manifest @man says of the scenario: baseline, time scale, modes. */
+static void read_manifest(struct run_data *r, struct json_object *man)
 {
-	struct json_object *v;
+	struct json_object *modes = jget(man, "modes");
 
-	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string)
-	       ? json_object_get_string(v) : NULL;
-}
+	if (*jstr(man, "baseline"))
+		r->baseline = xstrdup(jstr(man, "baseline"));
+	if (jget(man, "time_scale"))
+		r->time_scale = json_object_get_double(jget(man, "time_scale"));
+	if (!modes || !json_object_is_type(modes, json_type_array))
+		return;
+	for (size_t i = 0; i < json_object_array_length(modes); i++) {
+		struct json_object *m = json_object_array_get_idx(modes, i);
 
-/* What the manifest says of the scenario: baseline, time scale, modes. */
-static void read_manifest(struct run_data *r, const char *dir)
-{
-	char *path = xasprintf("%s/manifest.json", dir);
-	struct json_object *man = json_object_from_file(path), *v;
-
-	if (man && jstring(man, "baseline"))
-		r->baseline = xstrdup(jstring(man, "baseline"));
-	if (man && json_object_object_get_ex(man, "time_scale", &v))
-		r->time_scale = json_object_get_double(v);
-	if (man && json_object_object_get_ex(man, "modes", &v) &&
-	    json_object_is_type(v, json_type_array)) {
-		for (size_t i = 0; i < json_object_array_length(v); i++) {
-			struct json_object *m = json_object_array_get_idx(v, i);
-
-			if (!jstring(m, "name"))
-				continue;
-			strv__push(&r->mode_names, jstring(m, "name"));
-			strv__push(&r->mode_args, jstring(m, "kernel_args") ? jstring(m, "kernel_args") : "");
-		}
+		if (!*jstr(m, "name"))
+			continue;
+		strv__push(&r->mode_names, jstr(m, "name"));
+		strv__push(&r->mode_args, jstr(m, "kernel_args"));
 	}
-	json_object_put(man);
-	free(path);
 }
 
 struct run_data *run_data__load(const char *dir, char *err, int errlen)
 {
 	struct run_data *r = xcalloc(1, sizeof(*r));
 	struct strv dirs = { 0 };
+	struct json_object *man;
 	const char *slash;
-	char *real;
+	char *real, *path;
 
 	r->dir = xstrdup(dir);
 	/* results/latest names its run by the folder it points at. */
@@ -109,13 +94,18 @@ struct run_data *run_data__load(const char *dir, char *err, int errlen)
 	slash = strrchr(real ? real : dir, '/');
 	r->run_id = xstrdup(slash && slash[1] ? slash + 1 : dir);
 	free(real);
-	read_manifest(r, dir);
 	if (!path_exists(dir)) {
 		snprintf(err, errlen, "%s: %s", dir, strerror(ENOENT));
 		run_data__free(r);
 		return NULL;
 	}
-	list_boots(dir, &dirs, &r->warnings);
+	/* The manifest is read once: the boots it lists and what it says of the scenario. */
+	path = xasprintf("%s/manifest.json", dir);
+	man = json_object_from_file(path);
+	free(path);
+	read_manifest(r, man);
+	list_boots(dir, man, &dirs, &r->warnings);
+	json_object_put(man);
 	r->boots = xcalloc(dirs.n ? dirs.n : 1, sizeof(*r->boots));
 	for (size_t i = 0; i < dirs.n; i++) {
 		char msg[512];
