@@ -355,7 +355,6 @@ static int fleet__set(struct scenario *sc, const char *key, const char *val, int
 		}
 		sc->seed = (uint64_t)seed;
 	} else if (!strcmp(key, "driver")) {
-		sc->line_driver = line;
 		return set_name(&sc->driver, key, val, err, errlen);
 	} else if (!strcmp(key, "baseline")) {
 		sc->line_baseline = line;
@@ -388,7 +387,6 @@ static int scenario__set(struct scenario *sc, const char *key, const char *val, 
 		free(sc->cmdline);
 		sc->cmdline = xstrdup(val);
 	} else if (!strcmp(key, "devices")) {
-		sc->line_devices = line;
 		if (!parse_long(val, 0, MAX_DEVICES, &sc->devices)) {
 			seterr(err, errlen, "devices '%s': want 0..%d", val, MAX_DEVICES);
 			return -1;

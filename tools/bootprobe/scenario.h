@@ -66,7 +66,7 @@ struct scenario {
 	int line_baseline;
 	char *controller;	/* real storage: mptsas1068 or virtio-scsi, or NULL */
 	long disks;
-	int line_devices, line_controller, line_disks, line_fw_wait, line_driver;
+	int line_controller, line_disks, line_fw_wait;
 	struct mode modes[MAX_MODES];
 	int nr_modes;
 };
