@@ -2,13 +2,16 @@
 /*
  * The report of a run, in RUN/report/ unless told otherwise:
  *   report.md, report.html (self-contained, inline SVG), summary.csv,
- *    summary.json, charts/NAME.svg and .png, traces/BOOT.json (Perfetto);
+ *    drivers.csv, summary.json, charts/NAME.svg and .png, traces/BOOT.json
+ *    (Perfetto);
  * and its headline, a table for the terminal.
  */
 #define _GNU_SOURCE
 #include "report.h"
 #include "charts.h"
+#include "drivers.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
@@ -29,11 +32,78 @@ static void fmt(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.3f", v);
 }
 
+/* ---- escaping: one helper per output language ------------------------------------- */
+
+/*
+ * @s as Markdown text, safe in a paragraph, a heading or a table cell: bytes
+ * Markdown would act on (`*[]<>&|~\ and _ not between two letters or digits)
+ * as numeric character references, control bytes as '?'.  The caller frees.
+ */
+static char *md_str(const char *s)
+{
+	char *out = xmalloc(strlen(s) * 6 + 1), *o = out;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		bool inner = p > (const unsigned char *)s && isalnum(p[-1]) && isalnum(p[1]);
+
+		if (*p < 0x20 || *p == 0x7f)
+			*o++ = '?';
+		else if (strchr("`*[]<>&|~\\", *p) || (*p == '_' && !inner))
+			o += sprintf(o, "&#%d;", *p);
+		else
+			*o++ = (char)*p;
+	}
+	*o = '\0';
+	return out;
+}
+
+/* @s inside a Markdown code span: a backtick would end it, so it becomes '. */
+static void md_code(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc(*s == '`' ? '\'' : (unsigned char)*s < 0x20 ? '?' : *s, f);
+}
+
+/*
+ * @s as one CSV field (RFC 4180): quoted when it holds a comma, a quote or a
+ * line break, quotes doubled; a leading = + - @ that a spreadsheet would run
+ * as a formula gets a ' before it (OWASP's advice).
+ */
+static void csv_field(FILE *f, const char *s)
+{
+	bool formula = strchr("=+-@", *s) && *s;
+
+	if (!formula && !strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	if (formula)
+		fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void csv_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, ",%.9g", v);
+	else
+		fputc(',', f);
+}
+
 /* ---- summary.csv ---------------------------------------------------------------- */
 
 static void csv_row(FILE *f, const char *mode, const char *metric, const struct summary *s)
 {
-	fprintf(f, "%s,%s,%zu", mode, metric, s->n);
+	csv_field(f, mode);
+	fputc(',', f);
+	csv_field(f, metric);
+	fprintf(f, ",%zu", s->n);
 	const double v[] = { s->median, s->q1, s->q3, s->iqr, s->min, s->max, s->ci_lo, s->ci_hi };
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
@@ -81,6 +151,9 @@ static void md_summary_row(FILE *f, const char *label, const struct summary *s)
 		lo, hi, mn, mx);
 }
 
+/* A mode with more drivers than this gets no per-driver rows in its table. */
+#define MD_MODE_DRIVER_ROWS 8
+
 static void md_modes(FILE *f, struct run_data *r)
 {
 	fprintf(f, "## Per mode\n\n");
@@ -97,12 +170,17 @@ static void md_modes(FILE *f, struct run_data *r)
 			"|---|---|---|---|---|---|\n");
 		for (int k = 0; k < M_COUNT; k++)
 			md_summary_row(f, metric_titles[k], &m->s[k]);
-		for (int k = 0; k < m->nr_drivers; k++) {
-			char *label = xasprintf("probe time of %s (s)", m->drivers[k].driver);
+		for (int k = 0; m->nr_drivers <= MD_MODE_DRIVER_ROWS && k < m->nr_drivers; k++) {
+			char *name = md_str(m->drivers[k].driver);
+			char *label = xasprintf("probe time of %s (s)", name);
 
 			md_summary_row(f, label, &m->drivers[k].s);
 			free(label);
+			free(name);
 		}
+		if (m->nr_drivers > MD_MODE_DRIVER_ROWS)
+			fprintf(f, "\nThe probe times of its %d drivers: summary.csv (per probe) and "
+				"drivers.csv (per boot).\n", m->nr_drivers);
 		fprintf(f, "\n");
 	}
 }
@@ -137,6 +215,265 @@ static void md_comparisons(FILE *f, struct run_data *r)
 		}
 	}
 	fprintf(f, "\n");
+}
+
+/* ---- drivers across modes (drivers.c's answers) ------------------------------------ */
+
+#define MD_CHANGED_ROWS 20	/* drivers with a clear change shown in report.md */
+#define MD_NAMES_LISTED 20	/* names listed of drivers seen in one mode only */
+
+static void fmt_ms(char *buf, size_t len, double s, bool sign)
+{
+	if (!isfinite(s))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, sign ? "%+.2f" : "%.2f", s * 1e3);
+}
+
+/* Near the top: distinct drivers probed in user space, per mode. */
+static void md_drivers_probed(FILE *f, const struct run_data *r)
+{
+	const char *sep = "";
+
+	fprintf(f, "**Drivers probed** (distinct drivers with a probe in user space; per ok "
+		"boot, median, and over all ok boots): ");
+	for (int i = 0; i < r->nr_modes; i++) {
+		const struct mode_stats *m = &r->modes[i];
+		char *name = md_str(m->name);
+
+		if (m->n[M_DRIVERS])
+			fprintf(f, "%s%s %g per boot, %d in all", sep, name, m->s[M_DRIVERS].median,
+				m->nr_drivers);
+		else
+			fprintf(f, "%s%s: no ok boot with an event stream", sep, name);
+		sep = "; ";
+		free(name);
+	}
+	fprintf(f, ".\n\n");
+}
+
+static void md_driver_row(FILE *f, const struct driver_change *d)
+{
+	const struct comparison *c = &d->c;
+	char *name = md_str(d->driver);
+	char ma[32], mb[32], diff[32], lo[32], hi[32], pct[32] = "-";
+
+	fmt_ms(ma, sizeof(ma), c->median_a, false);
+	fmt_ms(mb, sizeof(mb), c->median_b, false);
+	fmt_ms(diff, sizeof(diff), c->diff, true);
+	fmt_ms(lo, sizeof(lo), c->diff_lo, true);
+	fmt_ms(hi, sizeof(hi), c->diff_hi, true);
+	if (isfinite(c->pct))
+		snprintf(pct, sizeof(pct), "%+.1f %%", c->pct);
+	fprintf(f, "| %s | %zu / %zu | %s | %s | %s | %s – %s | %s | %s |\n", name, c->na, c->nb,
+		ma, mb, diff, lo, hi, pct, driver_verdict__name(d->verdict));
+	free(name);
+}
+
+/* "Only in sync (2): a, b." for the drivers of @v with verdict @which. */
+static void md_one_mode_drivers(FILE *f, const struct driver_change *v, int n,
+				enum driver_verdict which, const char *mode)
+{
+	int count = 0, listed = 0;
+	char *m = md_str(mode);
+
+	for (int i = 0; i < n; i++)
+		count += v[i].verdict == which;
+	if (!count) {
+		free(m);
+		return;
+	}
+	fprintf(f, " Only in %s (%d): ", m, count);
+	for (int i = 0; i < n && listed < MD_NAMES_LISTED; i++) {
+		char *name;
+
+		if (v[i].verdict != which)
+			continue;
+		name = md_str(v[i].driver);
+		fprintf(f, "%s%s", listed++ ? ", " : "", name);
+		free(name);
+	}
+	fprintf(f, "%s.", count > listed ? ", …" : "");
+	free(m);
+}
+
+/* The table of @m's drivers with a clear change against @base, at most MD_CHANGED_ROWS. */
+static void md_changed_drivers(FILE *f, const struct driver_change *v, int n, int changed,
+			       const char *bname, const char *mname)
+{
+	fprintf(f, "| driver | boots %s / %s | median %s (ms) | median %s (ms) | "
+		"difference (ms) | 95 %% CI (ms) | change | verdict |\n"
+		"|---|---|---|---|---|---|---|---|\n", bname, mname, bname, mname);
+	for (int i = 0, shown = 0; i < n && shown < MD_CHANGED_ROWS; i++)
+		if (v[i].verdict == DV_SLOWER || v[i].verdict == DV_FASTER) {
+			md_driver_row(f, &v[i]);
+			shown++;
+		}
+	if (changed > MD_CHANGED_ROWS)
+		fprintf(f, "\n%d more with a clear change in drivers.csv.\n", changed - MD_CHANGED_ROWS);
+	fprintf(f, "\n");
+}
+
+/* One mode's drivers against the baseline: clear changes, then one line of counts. */
+static void md_mode_drivers(FILE *f, const struct mode_stats *base, const struct mode_stats *m)
+{
+	int n, changed = 0, unclear = 0, few = 0;
+	struct driver_change *v = driver_changes(base, m, &n);
+	char *bname = md_str(base->name), *mname = md_str(m->name);
+
+	for (int i = 0; i < n; i++) {
+		changed += v[i].verdict == DV_SLOWER || v[i].verdict == DV_FASTER;
+		unclear += v[i].verdict == DV_UNCLEAR || v[i].verdict == DV_FEW_BOOTS;
+		few += v[i].verdict == DV_FEW_BOOTS;
+	}
+	fprintf(f, "### %s\n\n", mname);
+	if (changed)
+		md_changed_drivers(f, v, n, changed, bname, mname);
+	fprintf(f, "%s: %d driver%s with a clear change, %d with no clear change", mname, changed,
+		changed == 1 ? "" : "s", unclear);
+	if (few)
+		fprintf(f, " (%d of them in fewer than %d boots of a mode)", few, DRIVER_MIN_BOOTS);
+	fprintf(f, ".");
+	md_one_mode_drivers(f, v, n, DV_ONLY_BASE, base->name);
+	md_one_mode_drivers(f, v, n, DV_ONLY_MODE, m->name);
+	fprintf(f, "\n\n");
+	free(bname);
+	free(mname);
+	free(v);
+}
+
+static void md_device_row(FILE *f, const struct device_change *c, const struct mode_stats *base,
+			  const struct mode_stats *m)
+{
+	char *mode = md_str(m->name), *drv = md_str(c->driver), *dev = md_str(c->device);
+	char *bname = md_str(base->name);
+	char *da = device_outcome__describe(base, c->a), *db = device_outcome__describe(m, c->b);
+	const char *worse = c->worse > 0 ? mode : c->worse < 0 ? bname : "as often";
+
+	fprintf(f, "| %s | %s | %s | %s | %s | %s |\n", mode, drv, dev, da, db, worse);
+	free(bname);
+	free(db);
+	free(da);
+	free(dev);
+	free(drv);
+	free(mode);
+}
+
+/* Devices bound in a boot of one mode but not in a boot of the other. */
+static void md_device_changes(FILE *f, struct run_data *r, const struct mode_stats *base)
+{
+	char *bname = md_str(base->name), *names = NULL;
+	size_t len = 0;
+	FILE *compared = open_memstream(&names, &len);
+	int rows = 0, modes = 0;
+
+	fprintf(f, "### Async regressions: devices bound in one mode, not in every boot of the "
+		"other\n\nA device is a driver and device name. Counts are over ok boots with an "
+		"event stream. Missing: no probe of it in that boot. Only rejected or deferred: "
+		"its probes returned -ENODEV, -ENXIO or -EPROBE_DEFER only. Failed: another "
+		"error, the first one shown.\n\n");
+	for (int i = 0; i < r->nr_modes; i++) {
+		const struct mode_stats *m = &r->modes[i];
+		struct device_change *v;
+		char *name;
+		int n;
+
+		if (m == base || !m->event_boots)
+			continue;
+		name = md_str(m->name);
+		fprintf(compared, "%s%s", modes++ ? ", " : "", name);
+		free(name);
+		v = device_changes(base, m, &n);
+		if (n && !rows)
+			fprintf(f, "| mode | driver | device | in %s | in the mode | unbound more "
+				"often in |\n|---|---|---|---|---|---|\n", bname);
+		for (int k = 0; k < n; k++)
+			md_device_row(f, &v[k], base, m);
+		rows += n;
+		free(v);
+	}
+	fclose(compared);
+	if (!base->event_boots || !modes)
+		fprintf(f, "Nothing to compare: %s or every other mode has no ok boot with an "
+			"event stream.\n", bname);
+	else if (!rows)
+		fprintf(f, "None: every device bound in a boot of %s was bound in every boot of %s, "
+			"and the reverse.\n", bname, names);
+	fprintf(f, "\n");
+	free(names);
+	free(bname);
+}
+
+static void md_drivers(FILE *f, struct run_data *r)
+{
+	struct mode_stats *base = run_data__baseline(r);
+	char *bname;
+
+	if (!base || r->nr_modes < 2)
+		return;
+	bname = md_str(base->name);
+	fprintf(f, "## Driver probes compared with %s\n\nA driver's probe time in a boot is the "
+		"sum of its probe spans in user space; medians are over the ok boots it probed "
+		"in, differences are mode − %s. Verdict: %s. Every driver, with its numbers: "
+		"drivers.csv.\n\n", bname, bname, driver_verdict_rule);
+	for (int i = 0; i < r->nr_modes; i++) {
+		const struct mode_stats *m = &r->modes[i];
+		char *name;
+
+		if (m == base)
+			continue;
+		if (m->event_boots) {
+			md_mode_drivers(f, base, m);
+			continue;
+		}
+		name = md_str(m->name);
+		fprintf(f, "### %s\n\nNo ok boot with an event stream: nothing to compare.\n\n",
+			name);
+		free(name);
+	}
+	md_device_changes(f, r, base);
+	free(bname);
+}
+
+/* drivers.csv: every driver of every non-baseline mode against the baseline. */
+static int write_drivers_csv(struct run_data *r, const char *dir)
+{
+	struct mode_stats *base = run_data__baseline(r);
+	FILE *f = create(dir, "drivers.csv");
+
+	if (!f)
+		return -1;
+	fprintf(f, "baseline,mode,driver,verdict,baseline_boots,mode_boots,baseline_median_s,"
+		"mode_median_s,median_diff_s,diff_ci95_lo_s,diff_ci95_hi_s,pct,mann_whitney_p\n");
+	for (int i = 0; base && i < r->nr_modes; i++) {
+		struct driver_change *v;
+		int n;
+
+		if (&r->modes[i] == base)
+			continue;
+		v = driver_changes(base, &r->modes[i], &n);
+		for (int k = 0; k < n; k++) {
+			const struct comparison *c = &v[k].c;
+
+			csv_field(f, base->name);
+			fputc(',', f);
+			csv_field(f, r->modes[i].name);
+			fputc(',', f);
+			csv_field(f, v[k].driver);
+			fprintf(f, ",%s,%zu,%zu", driver_verdict__name(v[k].verdict),
+				v[k].a ? v[k].a->nr_boot_s : 0, v[k].b ? v[k].b->nr_boot_s : 0);
+			csv_num(f, v[k].a ? v[k].a->per_boot.median : NAN);
+			csv_num(f, v[k].b ? v[k].b->per_boot.median : NAN);
+			csv_num(f, c->diff);
+			csv_num(f, c->diff_lo);
+			csv_num(f, c->diff_hi);
+			csv_num(f, c->pct);
+			csv_num(f, c->mw.p);
+			fputc('\n', f);
+		}
+		free(v);
+	}
+	return fclose(f) ? -1 : 0;
 }
 
 static void md_efficiency(FILE *f, struct run_data *r)
@@ -175,12 +512,18 @@ static void md_orders(FILE *f, struct run_data *r)
 		fprintf(f, "- **%s**: %zu distinct probe order%s over %d ok boots; %zu distinct "
 			"device→driver set%s\n", m->name, m->orders.n, m->orders.n == 1 ? "" : "s", m->ok,
 			m->device_sets.n, m->device_sets.n == 1 ? "" : "s");
-		for (size_t k = 0; k < m->orders.n && k < 5; k++)
-			fprintf(f, "  - %d boot%s: `%s`\n", m->order_count[k],
-				m->order_count[k] == 1 ? "" : "s", m->orders.v[k]);
-		for (size_t k = 0; m->device_sets.n > 1 && k < m->device_sets.n && k < 5; k++)
-			fprintf(f, "  - devices, %d boot%s: `%s`\n", m->device_set_count[k],
-				m->device_set_count[k] == 1 ? "" : "s", m->device_sets.v[k]);
+		for (size_t k = 0; k < m->orders.n && k < 5; k++) {
+			fprintf(f, "  - %d boot%s: `", m->order_count[k],
+				m->order_count[k] == 1 ? "" : "s");
+			md_code(f, m->orders.v[k]);
+			fprintf(f, "`\n");
+		}
+		for (size_t k = 0; m->device_sets.n > 1 && k < m->device_sets.n && k < 5; k++) {
+			fprintf(f, "  - devices, %d boot%s: `", m->device_set_count[k],
+				m->device_set_count[k] == 1 ? "" : "s");
+			md_code(f, m->device_sets.v[k]);
+			fprintf(f, "`\n");
+		}
 	}
 	fprintf(f, "\n");
 }
@@ -252,9 +595,11 @@ static void write_md_body(FILE *f, struct run_data *r, bool charts)
 		"end of the last driver probe in user space (async probes included); the guest's "
 		"own boot-complete mark and QEMU's wall time are shown next to it.\n\n",
 		r->run_id, r->nr_boots, r->nr_modes);
+	md_drivers_probed(f, r);
 	md_settings(f, r);
 	md_modes(f, r);
 	md_comparisons(f, r);
+	md_drivers(f, r);
 	md_efficiency(f, r);
 	md_orders(f, r);
 	if (charts) {
@@ -286,14 +631,30 @@ static void html_escape(FILE *f, const char *s)
 	}
 }
 
-/* Escaped text with markdown's **bold** and `code` turned into tags. */
+/* The length of the numeric character reference ("&#124;") at @s, else 0. */
+static size_t char_ref_len(const char *s)
+{
+	size_t digits = s[0] == '&' && s[1] == '#' ? strspn(s + 2, "0123456789") : 0;
+
+	return digits && digits <= 7 && s[2 + digits] == ';' ? digits + 3 : 0;
+}
+
+/*
+ * Escaped text with markdown's **bold** and `code` turned into tags; outside
+ * code, numeric character references (md_str's) are kept, as Markdown does.
+ */
 static void html_inline(FILE *f, const char *s)
 {
 	bool bold = false, code = false;
 	char one[2] = "";
 
 	for (; *s; s++) {
-		if (!code && s[0] == '*' && s[1] == '*') {
+		size_t ref = code ? 0 : char_ref_len(s);
+
+		if (ref) {
+			fwrite(s, 1, ref, f);
+			s += ref - 1;
+		} else if (!code && s[0] == '*' && s[1] == '*') {
 			fputs(bold ? "</b>" : "<b>", f);
 			bold = !bold;
 			s++;
@@ -332,7 +693,7 @@ static void html_line(FILE *f, const char *line, const char *dir, bool *in_code,
 		int level = (int)strspn(line, "#");
 
 		fprintf(f, "<h%d>", level);
-		html_escape(f, line + level + 1);
+		html_inline(f, line + level + 1);
 		fprintf(f, "</h%d>\n", level);
 	} else if (line[0] == '|') {
 		char *copy = xstrdup(line), *save = NULL;
@@ -346,7 +707,7 @@ static void html_line(FILE *f, const char *line, const char *dir, bool *in_code,
 		fputs("<tr>", f);
 		for (char *c = strtok_r(copy, "|", &save); c; c = strtok_r(NULL, "|", &save)) {
 			fputs(*in_table ? "<td>" : "<th>", f);
-			html_escape(f, c);
+			html_inline(f, c);
 			fputs(*in_table ? "</td>" : "</th>", f);
 		}
 		fputs("</tr>\n", f);
@@ -449,7 +810,7 @@ int report__write(struct run_data *r, const struct report_opts *o)
 	if (write_file_atomic(path, md, len))
 		err = -1;
 	free(path);
-	if (write_html(dir, md) || write_csv(r, dir))
+	if (write_html(dir, md) || write_csv(r, dir) || write_drivers_csv(r, dir))
 		err = -1;
 	sum = run_data__summary_json(r);
 	path = xasprintf("%s/summary.json", dir);

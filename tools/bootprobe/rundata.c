@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "rundata.h"
+#include "drivers.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -13,13 +14,14 @@
 const char *const metric_names[M_COUNT] = {
 	"boot_s", "guest_s", "wall_s", "probe_phase_s", "first_probe_s", "probe_max_s",
 	"probe_sum_s", "readiness_gap_s", "kills", "failed_probes", "devices_bound",
+	"drivers_probed",
 };
 
 const char *const metric_titles[M_COUNT] = {
 	"boot time (s)", "guest's own boot-complete (s)", "QEMU wall time (s)",
 	"probe phase (s)", "first probe starts (s)", "longest probe (s)", "sum of probes (s)",
 	"readiness gap, max per boot (s)", "SIGKILLs per boot", "failed probes per boot",
-	"devices bound per boot",
+	"devices bound per boot", "distinct drivers probed per boot",
 };
 
 static int cmp_str(const void *a, const void *b)
@@ -129,9 +131,12 @@ static void mode_stats__free(struct mode_stats *m)
 {
 	for (int i = 0; i < M_COUNT; i++)
 		free(m->values[i]);
-	for (int i = 0; i < m->nr_drivers; i++)
+	for (int i = 0; i < m->nr_drivers; i++) {
 		free(m->drivers[i].probe_s);
+		free(m->drivers[i].boot_s);
+	}
 	free(m->drivers);
+	free(m->dev_ends);
 	free(m->whatif);
 	free(m->udev_ignored);
 	free(m->eff_longest);
@@ -255,10 +260,96 @@ static void boot__orders(const struct boot_data *b, struct mode_stats *m)
 	free(ps);
 }
 
+/*
+ * Ok boot @b's user-space probes into each driver's list, and each driver's
+ * total of them into its per-boot list; the number of distinct drivers.
+ */
+static int mode__add_probes(struct mode_stats *m, const struct boot_data *b)
+{
+	int drivers = 0;
+
+	for (int i = 0; i < b->nr_probes; i++) {
+		const struct probe_span *p = &b->probes[i];
+		double s = (p->end_ns - p->start_ns) / 1e9;
+		struct driver_stats *d;
+
+		if (!probe_span__in_user_space(b, p))
+			continue;
+		d = mode__driver(m, p->driver);
+		push_value(&d->probe_s, &d->n, s);
+		if (d->last_boot != m->ok) {
+			d->last_boot = m->ok;
+			push_value(&d->boot_s, &d->nr_boot_s, 0);
+			drivers++;
+		}
+		d->boot_s[d->nr_boot_s - 1] += s;
+	}
+	return drivers;
+}
+
+static struct device_outcome *mode__device(struct mode_stats *m, const struct probe_span *p)
+{
+	struct device_outcome *d;
+
+	for (int i = 0; i < m->nr_dev_ends; i++) {
+		d = &m->dev_ends[i];
+		if (!strcmp(d->driver, p->driver) && !strcmp(d->device, p->device))
+			return d;
+	}
+	m->dev_ends = realloc(m->dev_ends, (m->nr_dev_ends + 1) * sizeof(*m->dev_ends));
+	if (!m->dev_ends)
+		abort();
+	d = &m->dev_ends[m->nr_dev_ends++];
+	memset(d, 0, sizeof(*d));
+	snprintf(d->driver, sizeof(d->driver), "%s", p->driver);
+	snprintf(d->device, sizeof(d->device), "%s", p->device);
+	return d;
+}
+
+/*
+ * How every driver + device pair of ok boot @b ended, over all its probe
+ * spans (before user space too): bound if one returned 0, else failed if one
+ * failed, else unbound (rejected or deferred only).
+ */
+static void mode__add_device_ends(struct mode_stats *m, const struct boot_data *b)
+{
+	m->event_boots++;
+	for (int i = 0; i < b->nr_probes; i++) {
+		const struct probe_span *p = &b->probes[i];
+		struct device_outcome *d = mode__device(m, p);
+		enum device_end end = !p->ret ? DEV_BOUND :
+				      probe_span__failed(p) ? DEV_FAILED : DEV_UNBOUND;
+
+		if (end == DEV_FAILED && !d->first_error)
+			d->first_error = p->ret;
+		if (d->last_boot != m->event_boots) {
+			d->last_boot = m->event_boots;
+			d->end = end;
+		} else if (end > d->end) {
+			d->end = end;
+		}
+	}
+	for (int i = 0; i < m->nr_dev_ends; i++) {
+		struct device_outcome *d = &m->dev_ends[i];
+
+		if (d->last_boot != m->event_boots)
+			continue;
+		d->bound += d->end == DEV_BOUND;
+		d->failed += d->end == DEV_FAILED;
+		d->unbound += d->end == DEV_UNBOUND;
+	}
+}
+
+int device_outcome__missing(const struct mode_stats *m, const struct device_outcome *d)
+{
+	return m->event_boots - d->bound - d->failed - d->unbound;
+}
+
 static void mode__add_boot(struct mode_stats *m, const struct boot_data *b)
 {
 	struct boot_metrics bm;
 	double v[M_COUNT];
+	int drivers;
 
 	m->boots++;
 	boot__metrics(b, &bm);
@@ -287,17 +378,12 @@ static void mode__add_boot(struct mode_stats *m, const struct boot_data *b)
 	v[M_KILLS] = b->has_events ? bm.kills : bm.udev_kills;
 	v[M_FAILED] = b->has_events ? bm.failed_probes : NAN;
 	v[M_BOUND] = bm.devices ? bm.bound : NAN;
+	drivers = mode__add_probes(m, b);
+	v[M_DRIVERS] = b->has_events ? drivers : NAN;
+	if (b->has_events)
+		mode__add_device_ends(m, b);
 	for (int i = 0; i < M_COUNT; i++)
 		push_value(&m->values[i], &m->n[i], v[i]);
-	for (int i = 0; i < b->nr_probes; i++) {
-		const struct probe_span *p = &b->probes[i];
-		struct driver_stats *d;
-
-		if (!probe_span__in_user_space(b, p))
-			continue;
-		d = mode__driver(m, p->driver);
-		push_value(&d->probe_s, &d->n, (p->end_ns - p->start_ns) / 1e9);
-	}
 	/* What-if: the probe phase replaced by its longest probe (all async). */
 	if (bm.probes) {
 		push_value(&m->whatif, &m->nr_whatif, bm.boot_s - bm.probe_phase_s + bm.probe_max_s);
@@ -330,31 +416,41 @@ void run_data__analyze(struct run_data *r)
 
 		for (int k = 0; k < M_COUNT; k++)
 			stats_summarize(m->values[k], m->n[k], &m->s[k]);
-		for (int k = 0; k < m->nr_drivers; k++)
-			stats_summarize(m->drivers[k].probe_s, m->drivers[k].n, &m->drivers[k].s);
+		for (int k = 0; k < m->nr_drivers; k++) {
+			struct driver_stats *d = &m->drivers[k];
+
+			stats_summarize(d->probe_s, d->n, &d->s);
+			stats_summarize(d->boot_s, d->nr_boot_s, &d->per_boot);
+		}
 		stats_summarize(m->whatif, m->nr_whatif, &m->whatif_s);
 		stats_summarize(m->eff_longest, m->nr_eff_longest, &m->eff_longest_s);
 		stats_summarize(m->eff_sum, m->nr_eff_sum, &m->eff_sum_s);
 	}
 }
 
+void compare_samples(const double *a, size_t na, const double *b, size_t nb,
+		     struct comparison *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->na = na;
+	c->nb = nb;
+	c->median_a = stats_median(a, na);
+	c->median_b = stats_median(b, nb);
+	c->diff = c->median_b - c->median_a;
+	c->pct = c->median_a ? c->diff / c->median_a * 100 : NAN;
+	stats_median_diff_ci(a, na, b, nb, &c->diff_lo, &c->diff_hi);
+	stats_mann_whitney(b, nb, a, na, &c->mw);
+}
+
 void compare_metric(const struct mode_stats *a, const struct mode_stats *b, enum metric k,
 		    struct comparison *c)
 {
-	memset(c, 0, sizeof(*c));
-	c->na = a->n[k];
-	c->nb = b->n[k];
-	c->median_a = a->s[k].median;
-	c->median_b = b->s[k].median;
-	c->diff = c->median_b - c->median_a;
-	c->pct = c->median_a ? c->diff / c->median_a * 100 : NAN;
-	stats_median_diff_ci(a->values[k], a->n[k], b->values[k], b->n[k], &c->diff_lo, &c->diff_hi);
-	stats_mann_whitney(b->values[k], b->n[k], a->values[k], a->n[k], &c->mw);
+	compare_samples(a->values[k], a->n[k], b->values[k], b->n[k], c);
 }
 
 /* ---- JSON -------------------------------------------------------------------------- */
 
-static json_object *num(double v)
+json_object *json_num(double v)
 {
 	char buf[32];
 
@@ -369,14 +465,14 @@ json_object *summary__json(const struct summary *s)
 	json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "n", json_object_new_int((int)s->n));
-	json_object_object_add(o, "median", num(s->median));
-	json_object_object_add(o, "q1", num(s->q1));
-	json_object_object_add(o, "q3", num(s->q3));
-	json_object_object_add(o, "iqr", num(s->iqr));
-	json_object_object_add(o, "min", num(s->min));
-	json_object_object_add(o, "max", num(s->max));
-	json_object_object_add(o, "ci95_lo", num(s->ci_lo));
-	json_object_object_add(o, "ci95_hi", num(s->ci_hi));
+	json_object_object_add(o, "median", json_num(s->median));
+	json_object_object_add(o, "q1", json_num(s->q1));
+	json_object_object_add(o, "q3", json_num(s->q3));
+	json_object_object_add(o, "iqr", json_num(s->iqr));
+	json_object_object_add(o, "min", json_num(s->min));
+	json_object_object_add(o, "max", json_num(s->max));
+	json_object_object_add(o, "ci95_lo", json_num(s->ci_lo));
+	json_object_object_add(o, "ci95_hi", json_num(s->ci_hi));
 	return o;
 }
 
@@ -401,9 +497,10 @@ static json_object *mode__json(const struct mode_stats *m)
 
 	json_object_object_add(o, "boots", json_object_new_int(m->boots));
 	json_object_object_add(o, "ok", json_object_new_int(m->ok));
-	json_object_object_add(o, "kill_rate", num(m->boots ? (double)m->boots_with_kills / m->boots : NAN));
+	json_object_object_add(o, "kill_rate",
+			       json_num(m->boots ? (double)m->boots_with_kills / m->boots : NAN));
 	json_object_object_add(o, "failed_probe_rate",
-			       num(m->probes ? (double)m->failed_probes / m->probes : NAN));
+			       json_num(m->probes ? (double)m->failed_probes / m->probes : NAN));
 	for (int k = 0; k < M_COUNT; k++)
 		json_object_object_add(met, metric_names[k], summary__json(&m->s[k]));
 	json_object_object_add(o, "metrics", met);
@@ -451,12 +548,12 @@ static json_object *comparison__json(const struct mode_stats *a, const struct mo
 	json_object_object_add(o, "baseline", json_object_new_string(a->name));
 	json_object_object_add(o, "mode", json_object_new_string(b->name));
 	json_object_object_add(o, "metric", json_object_new_string(metric_names[k]));
-	json_object_object_add(o, "median_diff", num(c.diff));
-	json_object_object_add(o, "diff_ci95_lo", num(c.diff_lo));
-	json_object_object_add(o, "diff_ci95_hi", num(c.diff_hi));
-	json_object_object_add(o, "pct", num(c.pct));
-	json_object_object_add(o, "mann_whitney_u", num(c.mw.u));
-	json_object_object_add(o, "p", num(c.mw.p));
+	json_object_object_add(o, "median_diff", json_num(c.diff));
+	json_object_object_add(o, "diff_ci95_lo", json_num(c.diff_lo));
+	json_object_object_add(o, "diff_ci95_hi", json_num(c.diff_hi));
+	json_object_object_add(o, "pct", json_num(c.pct));
+	json_object_object_add(o, "mann_whitney_u", json_num(c.mw.u));
+	json_object_object_add(o, "p", json_num(c.mw.p));
 	json_object_object_add(o, "p_exact", json_object_new_boolean(c.mw.exact));
 	return o;
 }
@@ -488,6 +585,7 @@ json_object *run_data__summary_json(struct run_data *r)
 		json_object_array_add(cmp, comparison__json(base, &r->modes[i], M_PHASE));
 	}
 	json_object_object_add(o, "comparisons", cmp);
+	json_object_object_add(o, "drivers", drivers__json(r));
 	for (size_t i = 0; i < r->warnings.n; i++)
 		json_object_array_add(warns, json_object_new_string(r->warnings.v[i]));
 	json_object_object_add(o, "warnings", warns);

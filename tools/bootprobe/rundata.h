@@ -12,7 +12,7 @@ struct json_object;
 /* The metrics compared across boots, in report order. */
 enum metric {
 	M_BOOT, M_GUEST, M_WALL, M_PHASE, M_FIRST, M_PROBE_MAX, M_PROBE_SUM, M_GAP,
-	M_KILLS, M_FAILED, M_BOUND, M_COUNT
+	M_KILLS, M_FAILED, M_BOUND, M_DRIVERS, M_COUNT
 };
 
 extern const char *const metric_names[M_COUNT];	/* "boot_s", ... */
@@ -23,6 +23,24 @@ struct driver_stats {
 	double *probe_s;	/* every probe of it in ok boots */
 	size_t n;
 	struct summary s;
+	double *boot_s;		/* per ok boot it probed in: the sum of its probes */
+	size_t nr_boot_s;
+	struct summary per_boot;
+	int last_boot;		/* the ok boot (1-based) boot_s's last value is of */
+};
+
+/* How a device's probes by a driver ended in a boot, worst first. */
+enum device_end { DEV_MISSING, DEV_UNBOUND, DEV_FAILED, DEV_BOUND };
+
+/* One driver + device pair over a mode's ok boots with an event stream. */
+struct device_outcome {
+	char driver[NAME_LEN], device[NAME_LEN];
+	int bound;		/* boots where a probe of it returned 0 */
+	int failed;		/* else boots with a failed probe (probe_span__failed) */
+	int unbound;		/* else boots where it was only rejected or deferred */
+	int first_error;	/* the first failed probe's error, 0 if none failed */
+	int last_boot;		/* the boot (1-based) @end is of */
+	enum device_end end;	/* that boot's best ending so far */
 };
 
 struct mode_stats {
@@ -37,8 +55,11 @@ struct mode_stats {
 	double *values[M_COUNT];	/* per ok boot, NaNs left out */
 	size_t n[M_COUNT];
 	struct summary s[M_COUNT];
-	struct driver_stats *drivers;
+	struct driver_stats *drivers;	/* drivers with a user-space probe in ok boots */
 	int nr_drivers;
+	int event_boots;		/* ok boots with an event stream */
+	struct device_outcome *dev_ends;	/* every probed driver + device, those boots */
+	int nr_dev_ends;
 	/* what-if: this mode's boots with every probe made async */
 	double *whatif;
 	size_t nr_whatif;
@@ -84,6 +105,14 @@ struct comparison {
 };
 void compare_metric(const struct mode_stats *a, const struct mode_stats *b, enum metric m,
 		    struct comparison *c);
+/* The same for any two samples (b − a). */
+void compare_samples(const double *a, size_t na, const double *b, size_t nb,
+		     struct comparison *c);
+/* Boots of @m (with events) where @d had no probe span at all. */
+int device_outcome__missing(const struct mode_stats *m, const struct device_outcome *d);
+
+/* A number for JSON: NULL (null) when not finite. */
+struct json_object *json_num(double v);
 
 struct json_object *summary__json(const struct summary *s);
 struct json_object *run_data__summary_json(struct run_data *r);

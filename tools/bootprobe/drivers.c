@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-driver answers across modes, from what rundata.c gathered per mode:
+ * each driver's per-boot probe total (struct driver_stats.boot_s) and each
+ * driver + device pair's ending per boot (struct device_outcome).
+ */
+#define _GNU_SOURCE
+#include "drivers.h"
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char driver_verdict_rule[] =
+	"a driver is faster or slower when the 95 % bootstrap CI of the difference of "
+	"medians of its per-boot probe total excludes 0, with at least 3 such boots in "
+	"each mode; otherwise no clear change";
+
+static const char *const verdict_names[] = {
+	[DV_SLOWER] = "slower",
+	[DV_FASTER] = "faster",
+	[DV_UNCLEAR] = "no clear change",
+	[DV_FEW_BOOTS] = "too few boots",
+	[DV_ONLY_BASE] = "only in baseline",
+	[DV_ONLY_MODE] = "only in mode",
+};
+
+const char *driver_verdict__name(enum driver_verdict v)
+{
+	return verdict_names[v];
+}
+
+static const struct driver_stats *mode__find_driver(const struct mode_stats *m,
+						    const char *driver)
+{
+	for (int i = 0; i < m->nr_drivers; i++)
+		if (!strcmp(m->drivers[i].driver, driver))
+			return &m->drivers[i];
+	return NULL;
+}
+
+static void driver_change__judge(struct driver_change *d)
+{
+	struct comparison *c = &d->c;
+
+	/* An empty side gives NaNs, not zeros. */
+	compare_samples(d->a ? d->a->boot_s : NULL, d->a ? d->a->nr_boot_s : 0,
+			d->b ? d->b->boot_s : NULL, d->b ? d->b->nr_boot_s : 0, c);
+	if (!d->b)
+		d->verdict = DV_ONLY_BASE;
+	else if (!d->a)
+		d->verdict = DV_ONLY_MODE;
+	else if (c->na < DRIVER_MIN_BOOTS || c->nb < DRIVER_MIN_BOOTS)
+		d->verdict = DV_FEW_BOOTS;
+	else if (c->diff_lo > 0)
+		d->verdict = DV_SLOWER;
+	else if (c->diff_hi < 0)
+		d->verdict = DV_FASTER;
+	else
+		d->verdict = DV_UNCLEAR;
+}
+
+/* Drivers of both modes by |difference| (NaN last), then one-mode ones; then by name. */
+static int cmp_driver_change(const void *pa, const void *pb)
+{
+	const struct driver_change *x = pa, *y = pb;
+	bool one_x = x->verdict >= DV_ONLY_BASE, one_y = y->verdict >= DV_ONLY_BASE;
+	double dx = fabs(x->c.diff), dy = fabs(y->c.diff);
+
+	if (one_x != one_y)
+		return one_x - one_y;
+	if (one_x && x->verdict != y->verdict)
+		return (int)x->verdict - (int)y->verdict;
+	if (!one_x && isnan(dx) != isnan(dy))
+		return isnan(dx) - isnan(dy);
+	if (!one_x && dx != dy)
+		return dx < dy ? 1 : -1;
+	return strcmp(x->driver, y->driver);
+}
+
+struct driver_change *driver_changes(const struct mode_stats *a, const struct mode_stats *b,
+				     int *n)
+{
+	struct driver_change *v = xcalloc(a->nr_drivers + b->nr_drivers + 1, sizeof(*v));
+
+	*n = 0;
+	if (!a->event_boots || !b->event_boots)
+		return v;
+	for (int i = 0; i < a->nr_drivers; i++) {
+		v[*n].driver = a->drivers[i].driver;
+		v[*n].a = &a->drivers[i];
+		v[(*n)++].b = mode__find_driver(b, a->drivers[i].driver);
+	}
+	for (int i = 0; i < b->nr_drivers; i++) {
+		if (mode__find_driver(a, b->drivers[i].driver))
+			continue;
+		v[*n].driver = b->drivers[i].driver;
+		v[(*n)++].b = &b->drivers[i];
+	}
+	for (int i = 0; i < *n; i++)
+		driver_change__judge(&v[i]);
+	qsort(v, *n, sizeof(*v), cmp_driver_change);
+	return v;
+}
+
+static const struct device_outcome *mode__find_device(const struct mode_stats *m,
+						      const char *driver, const char *device)
+{
+	for (int i = 0; i < m->nr_dev_ends; i++)
+		if (!strcmp(m->dev_ends[i].driver, driver) && !strcmp(m->dev_ends[i].device, device))
+			return &m->dev_ends[i];
+	return NULL;
+}
+
+/* Fill @c for the pair; false if it was bound alike (or never) in both modes. */
+static bool device_change__fill(struct device_change *c, const struct mode_stats *a,
+				const struct mode_stats *b)
+{
+	int bound_a = c->a ? c->a->bound : 0, bound_b = c->b ? c->b->bound : 0;
+	long rate_a, rate_b;
+
+	c->not_bound_a = a->event_boots - bound_a;
+	c->not_bound_b = b->event_boots - bound_b;
+	if (!(bound_a && c->not_bound_b) && !(bound_b && c->not_bound_a))
+		return false;
+	/* Compare the rates not_bound / boots without dividing. */
+	rate_a = (long)c->not_bound_a * b->event_boots;
+	rate_b = (long)c->not_bound_b * a->event_boots;
+	c->worse = (rate_b > rate_a) - (rate_b < rate_a);
+	c->excess = (double)c->not_bound_b / b->event_boots - (double)c->not_bound_a / a->event_boots;
+	return true;
+}
+
+/* More often unbound in b first, by how much more often; then by name. */
+static int cmp_device_change(const void *pa, const void *pb)
+{
+	const struct device_change *x = pa, *y = pb;
+	int r = strcmp(x->driver, y->driver);
+
+	if (x->excess != y->excess)
+		return x->excess < y->excess ? 1 : -1;
+	return r ? r : strcmp(x->device, y->device);
+}
+
+struct device_change *device_changes(const struct mode_stats *a, const struct mode_stats *b,
+				     int *n)
+{
+	struct device_change *v = xcalloc(a->nr_dev_ends + b->nr_dev_ends + 1, sizeof(*v));
+	const struct mode_stats *side[] = { a, b };
+
+	*n = 0;
+	if (!a->event_boots || !b->event_boots)
+		return v;
+	for (int s = 0; s < 2; s++) {
+		for (int i = 0; i < side[s]->nr_dev_ends; i++) {
+			const struct device_outcome *d = &side[s]->dev_ends[i];
+			struct device_change *c = &v[*n];
+
+			/* A pair of both modes is taken from a's list only. */
+			if (s == 1 && mode__find_device(a, d->driver, d->device))
+				continue;
+			c->driver = d->driver;
+			c->device = d->device;
+			c->a = s ? NULL : d;
+			c->b = s ? d : mode__find_device(b, d->driver, d->device);
+			if (device_change__fill(c, a, b))
+				(*n)++;
+			else
+				memset(c, 0, sizeof(*c));
+		}
+	}
+	qsort(v, *n, sizeof(*v), cmp_device_change);
+	return v;
+}
+
+char *device_outcome__describe(const struct mode_stats *m, const struct device_outcome *d)
+{
+	int boots = m->event_boots, missing = d ? device_outcome__missing(m, d) : boots;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	const char *sep = "";
+
+	if (d && d->bound) {
+		fprintf(f, "bound %d of %d", d->bound, boots);
+		sep = ", ";
+	}
+	if (d && d->failed) {
+		fprintf(f, "%sfailed %d of %d (error %d)", sep, d->failed, boots, d->first_error);
+		sep = ", ";
+	}
+	if (d && d->unbound) {
+		fprintf(f, "%sonly rejected or deferred %d of %d", sep, d->unbound, boots);
+		sep = ", ";
+	}
+	if (missing)
+		fprintf(f, "%smissing %d of %d", sep, missing, boots);
+	fclose(f);
+	return text;
+}
+
+/* ---- summary.json ------------------------------------------------------------------ */
+
+static json_object *driver_change__json(const struct driver_change *d)
+{
+	json_object *o = json_object_new_object();
+	const struct comparison *c = &d->c;
+
+	json_object_object_add(o, "driver", json_object_new_string(d->driver));
+	json_object_object_add(o, "verdict", json_object_new_string(driver_verdict__name(d->verdict)));
+	json_object_object_add(o, "baseline_boots", json_object_new_int(d->a ? (int)d->a->nr_boot_s : 0));
+	json_object_object_add(o, "mode_boots", json_object_new_int(d->b ? (int)d->b->nr_boot_s : 0));
+	json_object_object_add(o, "baseline_median_s", json_num(d->a ? d->a->per_boot.median : NAN));
+	json_object_object_add(o, "mode_median_s", json_num(d->b ? d->b->per_boot.median : NAN));
+	json_object_object_add(o, "median_diff_s", json_num(c->diff));
+	json_object_object_add(o, "diff_ci95_lo_s", json_num(c->diff_lo));
+	json_object_object_add(o, "diff_ci95_hi_s", json_num(c->diff_hi));
+	json_object_object_add(o, "pct", json_num(c->pct));
+	json_object_object_add(o, "mann_whitney_p", json_num(c->mw.p));
+	return o;
+}
+
+static json_object *device_outcome__json(const struct mode_stats *m,
+					 const struct device_outcome *d)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "boots", json_object_new_int(m->event_boots));
+	json_object_object_add(o, "bound", json_object_new_int(d ? d->bound : 0));
+	json_object_object_add(o, "failed", json_object_new_int(d ? d->failed : 0));
+	json_object_object_add(o, "rejected_or_deferred", json_object_new_int(d ? d->unbound : 0));
+	json_object_object_add(o, "missing",
+			       json_object_new_int(d ? device_outcome__missing(m, d) : m->event_boots));
+	if (d && d->failed)
+		json_object_object_add(o, "first_error", json_object_new_int(d->first_error));
+	return o;
+}
+
+static const char *const direction_names[] = { "better in mode", "as often", "worse in mode" };
+
+static json_object *device_change__json(const struct device_change *c,
+					const struct mode_stats *a, const struct mode_stats *b)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "driver", json_object_new_string(c->driver));
+	json_object_object_add(o, "device", json_object_new_string(c->device));
+	json_object_object_add(o, "direction", json_object_new_string(direction_names[c->worse + 1]));
+	json_object_object_add(o, "baseline", device_outcome__json(a, c->a));
+	json_object_object_add(o, "mode", device_outcome__json(b, c->b));
+	return o;
+}
+
+/* One non-baseline mode @b against the baseline @a. */
+static json_object *mode_changes__json(const struct mode_stats *a, const struct mode_stats *b)
+{
+	json_object *o = json_object_new_object();
+	json_object *drv = json_object_new_array(), *dev = json_object_new_array();
+	struct driver_change *dc;
+	struct device_change *vc;
+	int n;
+
+	json_object_object_add(o, "mode", json_object_new_string(b->name));
+	json_object_object_add(o, "boots_with_events", json_object_new_int(b->event_boots));
+	dc = driver_changes(a, b, &n);
+	for (int i = 0; i < n; i++)
+		json_object_array_add(drv, driver_change__json(&dc[i]));
+	free(dc);
+	json_object_object_add(o, "drivers", drv);
+	vc = device_changes(a, b, &n);
+	for (int i = 0; i < n; i++)
+		json_object_array_add(dev, device_change__json(&vc[i], a, b));
+	free(vc);
+	json_object_object_add(o, "devices_bound_differently", dev);
+	return o;
+}
+
+/* Per mode: distinct drivers probed per ok boot (median) and over all its ok boots. */
+static json_object *distinct__json(const struct run_data *r)
+{
+	json_object *a = json_object_new_array();
+
+	for (int i = 0; i < r->nr_modes; i++) {
+		const struct mode_stats *m = &r->modes[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "mode", json_object_new_string(m->name));
+		json_object_object_add(o, "boots", json_object_new_int((int)m->n[M_DRIVERS]));
+		json_object_object_add(o, "per_boot_median", json_num(m->s[M_DRIVERS].median));
+		json_object_object_add(o, "union", json_object_new_int(m->nr_drivers));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+json_object *drivers__json(struct run_data *r)
+{
+	json_object *o = json_object_new_object(), *modes = json_object_new_array();
+	const struct mode_stats *base = run_data__baseline(r);
+
+	json_object_object_add(o, "probe_time", json_object_new_string(
+		"per driver and ok boot, the sum of its user-space probe spans' durations"));
+	json_object_object_add(o, "verdict_rule", json_object_new_string(driver_verdict_rule));
+	json_object_object_add(o, "baseline", base ? json_object_new_string(base->name) : NULL);
+	json_object_object_add(o, "distinct_drivers", distinct__json(r));
+	for (int i = 0; base && i < r->nr_modes; i++)
+		if (&r->modes[i] != base)
+			json_object_array_add(modes, mode_changes__json(base, &r->modes[i]));
+	json_object_object_add(o, "modes", modes);
+	return o;
+}
