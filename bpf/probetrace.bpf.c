@@ -636,6 +636,29 @@ int BPF_PROG(process_exit, struct task_struct *p)
 	return 0;
 }
 
+/*
+ * Only PID 1: an initramfs's init starting the real root's (systemd), the
+ * start systemd-analyze's "kernel" time ends at.
+ */
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(init_exec, struct task_struct *p, pid_t old_pid,
+	     struct linux_binprm *bprm)
+{
+	struct pt_init_exec *e;
+
+	if (BPF_CORE_READ(p, pid) != 1)
+		return 0;
+	e = reserve(sizeof(*e), PT_INIT_EXEC);
+	if (!e)
+		return 0;
+	__builtin_memset(e, 0, sizeof(*e));
+	fill_hdr(&e->hdr, PT_INIT_EXEC, bpf_ktime_get_boot_ns());
+	bpf_probe_read_kernel_str(e->filename, sizeof(e->filename),
+				  BPF_CORE_READ(bprm, filename));
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
 /* ---- module loads -------------------------------------------------------- */
 
 /* Base name of the file open on @fd in the current task. */
@@ -777,5 +800,81 @@ int BPF_PROG(do_init_module_exit, struct module *mod, int ret)
 	}
 	if (c)
 		c->module_init_start = 0;
+	return 0;
+}
+
+/* ---- disks and network interfaces appearing --------------------------------- */
+
+/*
+ * Local flavours: CO-RE relocates them against the running kernel, and the
+ * object still builds from a vmlinux.h that lacks the type.
+ */
+struct gendisk___pt {
+	char disk_name[32];
+} __attribute__((preserve_access_index));
+
+struct net_device___pt {
+	char name[16];
+	struct device dev;
+} __attribute__((preserve_access_index));
+
+/* The nearest ancestor bound to a driver: whose probe made @dev. */
+static __always_inline void bound_ancestor(struct pt_devnode *e,
+					   struct device *dev)
+{
+	struct device_driver *drv;
+	int i;
+
+	for (i = 0; i < 6 && dev; i++) {
+		drv = BPF_CORE_READ(dev, driver);
+		if (drv) {
+			bpf_probe_read_kernel_str(e->bound_driver,
+						  sizeof(e->bound_driver),
+						  BPF_CORE_READ(drv, name));
+			read_dev_name(e->bound_device,
+				      sizeof(e->bound_device), dev);
+			return;
+		}
+		dev = BPF_CORE_READ(dev, parent);
+	}
+}
+
+static __always_inline struct pt_devnode *devnode_new(__u32 kind, int ret)
+{
+	struct pt_devnode *e = reserve(sizeof(*e), PT_DEVNODE);
+
+	if (!e)
+		return NULL;
+	__builtin_memset(e, 0, sizeof(*e));
+	fill_hdr(&e->hdr, PT_DEVNODE, bpf_ktime_get_boot_ns());
+	e->kind = kind;
+	e->ret = ret;
+	return e;
+}
+
+SEC("fexit/device_add_disk")
+int BPF_PROG(disk_added, struct device *parent, struct gendisk___pt *disk,
+	     const void *groups, int ret)
+{
+	struct pt_devnode *e = devnode_new(PT_DEVNODE_BLOCK, ret);
+
+	if (!e)
+		return 0;
+	bpf_probe_read_kernel_str(e->name, sizeof(e->name), disk->disk_name);
+	bound_ancestor(e, parent);
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+SEC("fexit/register_netdevice")
+int BPF_PROG(netdev_registered, struct net_device___pt *dev, int ret)
+{
+	struct pt_devnode *e = devnode_new(PT_DEVNODE_NET, ret);
+
+	if (!e)
+		return 0;
+	bpf_probe_read_kernel_str(e->name, sizeof(e->name), dev->name);
+	bound_ancestor(e, BPF_CORE_READ(dev, dev.parent));
+	bpf_ringbuf_submit(e, 0);
 	return 0;
 }

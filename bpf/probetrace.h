@@ -31,6 +31,8 @@ enum pt_type {
 	PT_MODULE_LOAD_START,	/* finit_module()/init_module() entry */
 	PT_MODULE_LOAD,		/* finit_module()/init_module() span */
 	PT_MODULE_INIT,		/* do_init_module() span */
+	PT_DEVNODE,		/* a disk or network interface appears */
+	PT_INIT_EXEC,		/* sched:sched_process_exec by PID 1 */
 	PT_TYPE_MAX,
 };
 
@@ -167,6 +169,35 @@ struct pt_module {
 	__u32 pad;
 	char name[PT_NAME_LEN];		/* module name, once known */
 	char file[PT_FILE_LEN];		/* finit_module's file name */
+};
+
+/* Kinds of PT_DEVNODE. */
+enum pt_devnode_kind {
+	PT_DEVNODE_BLOCK = 1,	/* device_add_disk() returned */
+	PT_DEVNODE_NET,		/* register_netdevice() returned */
+};
+
+/*
+ * A device a script waits for: a disk (its /dev node) or a network
+ * interface, with the nearest ancestor device that has a driver, the one
+ * whose probe (or module load) made it: its readiness gap.
+ */
+struct pt_devnode {
+	struct pt_hdr hdr;
+	__u32 kind;		/* enum pt_devnode_kind */
+	__s32 ret;		/* 0, or the registration's -errno */
+	char name[PT_DEV_LEN];		/* "vda", "nvme0n1", "eth0" */
+	char bound_driver[PT_DRV_LEN];	/* ancestor's driver, "" if none */
+	char bound_device[PT_DEV_LEN];	/* that ancestor, e.g. "virtio2" */
+};
+
+/*
+ * PID 1 executes a new program: an initramfs's /init handing over to the
+ * real root's init (run-init, switch_root), the moment systemd starts.
+ */
+struct pt_init_exec {
+	struct pt_hdr hdr;
+	char filename[PT_FILE_LEN];	/* as passed to execve(), e.g. "/sbin/init" */
 };
 
 #endif /* PROBETRACE_H */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ksyms.h"
 
@@ -70,19 +71,17 @@ static int ksyms__parse_line(struct ksyms *ks, char *line)
 	return ksyms__add(ks, addr, name, n == 4 ? mod : NULL);
 }
 
-struct ksyms *ksyms__load(const char *path)
+/* Every line of @f (closed here); NULL with errno set. */
+static struct ksyms *ksyms__read(FILE *f)
 {
 	struct ksyms *ks = calloc(1, sizeof(*ks));
 	char line[512];
-	FILE *f;
 	int err = 0;
 
-	if (!ks)
+	if (!ks) {
+		fclose(f);
+		errno = ENOMEM;
 		return NULL;
-	f = fopen(path, "re");
-	if (!f) {
-		err = -errno;
-		goto err_free;
 	}
 	while (!err && fgets(line, sizeof(line), f))
 		err = ksyms__parse_line(ks, line);
@@ -98,6 +97,31 @@ err_free:
 	ksyms__free(ks);
 	errno = -err;
 	return NULL;
+}
+
+struct ksyms *ksyms__load(const char *path)
+{
+	FILE *f = fopen(path, "re");
+
+	return f ? ksyms__read(f) : NULL;
+}
+
+struct ksyms *ksyms__load_fd(int fd)
+{
+	int dfd = dup(fd);
+	FILE *f;
+
+	if (dfd < 0)
+		return NULL;
+	/* The file offset is shared with @fd: read it again from the start. */
+	if (lseek(dfd, 0, SEEK_SET) < 0 || !(f = fdopen(dfd, "r"))) {
+		int err = errno;
+
+		close(dfd);
+		errno = err;
+		return NULL;
+	}
+	return ksyms__read(f);
 }
 
 void ksyms__free(struct ksyms *ks)

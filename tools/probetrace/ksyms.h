@@ -11,6 +11,8 @@ struct ksyms;
 
 /* NULL with errno set; an all-zero kallsyms (kptr_restrict) gives EPERM. */
 struct ksyms *ksyms__load(const char *path);
+/* The same from an open kallsyms, read from its start (@fd stays open). */
+struct ksyms *ksyms__load_fd(int fd);
 void ksyms__free(struct ksyms *ks);
 /* In the core kernel's text (_stext.._etext), which modules do not change. */
 bool ksyms__is_core(const struct ksyms *ks, uint64_t addr);

@@ -286,6 +286,15 @@ static void print_details(FILE *f, const char *type, json_object *r)
 	else if (!strncmp(type, "module_", 7))
 		fprintf(f, "%s %s %.3f ms ret=%" PRId64, jstr(r, "name"),
 			jstr(r, "file"), jms(r, "duration_ns"), jint(r, "ret"));
+	else if (!strcmp(type, "devnode"))
+		fprintf(f, "%s %s ret=%" PRId64 " made by %s %s", jstr(r, "kind"),
+			jstr(r, "name"), jint(r, "ret"), jstr(r, "bound_driver"),
+			jstr(r, "bound_device"));
+	else if (!strcmp(type, "init_exec"))
+		fprintf(f, "PID 1 executes %s", jstr(r, "filename"));
+	else if (!strcmp(type, "attachment"))
+		fprintf(f, "%s: %" PRId64 " bytes%s", jstr(r, "name"), jint(r, "bytes"),
+			json_object_get_boolean(jget(r, "truncated")) ? " (truncated)" : "");
 	else if (!strcmp(type, "initcall"))
 		fprintf(f, "%s %.3f ms ret=%" PRId64 " [before collector]",
 			jstr(r, "func"), jms(r, "duration_ns"), jint(r, "ret"));

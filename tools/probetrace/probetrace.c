@@ -10,6 +10,7 @@
  */
 #include <argp.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@
 
 #include "probetrace.h"
 #include "probetrace.skel.h"
+#include "attach.h"
 #include "boottrace.h"
 #include "output.h"
 #include "record.h"
@@ -35,6 +37,7 @@ static struct env {
 	const char *output;
 	const char *ready_file;
 	const char *done_file;
+	const char *attach_dir;
 	const char *input;
 	const char *tracefs;
 	const char *kallsyms;
@@ -65,6 +68,11 @@ struct collector {
 	uint64_t attach_ns;
 	uint64_t received, written, malformed, write_failed;
 	struct boottrace_stats boot;
+	struct attach_stats attach;
+	int attach_err;
+	/* Opened at start (see collector__open_later), -1 if not wanted. */
+	int attach_dirfd, done_dirfd;
+	const char *done_name;
 	const char *exit_reason;
 	/* Startup phases, boot ns: main(), loaded, attached, ready. */
 	uint64_t t_start, t_loaded, t_ready;
@@ -81,6 +89,7 @@ static const char doc[] =
 "USAGE: probetrace [--output FILE] [--ready-file FILE] [--done-file FILE]\n"
 "                  [--table|--json]\n"
 "                  [--duration SEC] [--no-boot-trace] [--sigchld]\n"
+"                  [--attach-dir DIR]\n"
 "       probetrace --input EVENTS.jsonl [--table|--json]\n"
 "\n"
 "EXAMPLES:\n"
@@ -90,6 +99,10 @@ static const char doc[] =
 "    probetrace --output /dev/vport0p1 --ready-file /run/probetrace.ready &\n"
 "                                  # the guest's /init: JSON to a virtio port,\n"
 "                                  # ready file once all programs are attached\n"
+"    probetrace --output /dev/vport0p1 --attach-dir /run/bootprobe/attach &\n"
+"                                  # on SIGTERM, also send the files in\n"
+"                                  # /run/bootprobe/attach (systemd-analyze\n"
+"                                  # output) before the trailer\n"
 "    probetrace --input events.jsonl\n"
 "                                  # read a recorded stream back as a table\n"
 "\n"
@@ -108,6 +121,7 @@ enum {
 	OPT_ALL_EXITS,
 	OPT_BOOT_ARGS,
 	OPT_DONE_FILE,
+	OPT_ATTACH_DIR,
 };
 
 static const struct argp_option opts[] = {
@@ -116,6 +130,8 @@ static const struct argp_option opts[] = {
 	  "Create FILE once every program is attached", 0 },
 	{ "done-file", OPT_DONE_FILE, "FILE", 0,
 	  "Create FILE once the trailer is written (before the slow detach)", 0 },
+	{ "attach-dir", OPT_ATTACH_DIR, "DIR", 0,
+	  "At the end, send DIR's small text files as attachment records", 0 },
 	{ "table", 't', NULL, 0, "Human-readable table (default on a tty)", 0 },
 	{ "json", 'j', NULL, 0, "JSON Lines (default when not a tty)", 0 },
 	{ "duration", 'd', "SEC", 0, "Stop after SEC seconds", 0 },
@@ -148,6 +164,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'o': env.output = arg; break;
 	case 'r': env.ready_file = arg; break;
 	case OPT_DONE_FILE: env.done_file = arg; break;
+	case OPT_ATTACH_DIR: env.attach_dir = arg; break;
 	case 't': env.table = 1; break;
 	case 'j': env.table = 0; break;
 	case 'i': env.input = arg; break;
@@ -532,21 +549,77 @@ static void collector__header(struct collector *c)
 	json_object_put(o);
 }
 
-/* PATH.tmp then rename: whoever sees the file sees it whole. */
-static int write_ready_file(const char *path)
+/* NAME.tmp then rename, in the folder open at @dirfd: seen whole or not at all. */
+static int write_ready_file_at(int dirfd, const char *name)
 {
 	char tmp[4096];
 	FILE *f;
+	int fd;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "we");
-	if (!f)
+	snprintf(tmp, sizeof(tmp), "%s.tmp", name);
+	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
 		return -errno;
-	fprintf(f, "%d\n", getpid());
-	if (fclose(f) || rename(tmp, path)) {
-		unlink(tmp);
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
 		return -errno;
 	}
+	fprintf(f, "%d\n", getpid());
+	if (fclose(f) || renameat(dirfd, tmp, dirfd, name)) {
+		unlinkat(dirfd, tmp, 0);
+		return -errno;
+	}
+	return 0;
+}
+
+static int write_ready_file(const char *path)
+{
+	char *dir = strdup(path), *slash;
+	int dirfd, err;
+
+	if (!dir)
+		return -ENOMEM;
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	dirfd = open(slash ? (*dir ? dir : "/") : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	err = dirfd < 0 ? -errno : write_ready_file_at(dirfd, slash ? path + (slash - dir) + 1 : path);
+	if (dirfd >= 0)
+		close(dirfd);
+	free(dir);
+	return err;
+}
+
+/*
+ * What the collector reads or writes only at the end is opened now: started
+ * from an initramfs, it outlives the switch to the real root, after which
+ * its own /run and /proc are empty (initramfs-tools moves those mounts into
+ * the new root).  An open descriptor still reaches them.
+ */
+static int collector__open_later(struct collector *c)
+{
+	c->attach_dirfd = c->done_dirfd = c->sym.fd = -1;
+	if (env.attach_dir) {
+		c->attach_dirfd = open(env.attach_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (c->attach_dirfd < 0)
+			c->attach_err = -errno;
+	}
+	if (env.done_file) {
+		const char *slash = strrchr(env.done_file, '/');
+		char *dir = slash ? strndup(env.done_file, slash - env.done_file) : NULL;
+
+		c->done_name = slash ? slash + 1 : env.done_file;
+		c->done_dirfd = open(dir ? (*dir ? dir : "/") : ".",
+				     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		free(dir);
+		if (c->done_dirfd < 0) {
+			fprintf(stderr, "probetrace: %s: %s\n", env.done_file, strerror(errno));
+			return -errno;
+		}
+	}
+	/* Stacks are symbolised while tracing; a failure here is the trailer's. */
+	c->sym.fd = open(env.kallsyms, O_RDONLY | O_CLOEXEC);
 	return 0;
 }
 
@@ -631,6 +704,19 @@ static json_object *collector__startup(struct collector *c)
 	return o;
 }
 
+/* What --attach-dir sent, skipped, and why it could not be read. */
+static json_object *collector__attachments(struct collector *c)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "sent", json_object_new_int64(c->attach.sent));
+	json_object_object_add(o, "skipped", json_object_new_int64(c->attach.skipped));
+	if (c->attach_err)
+		json_object_object_add(o, "error", json_object_new_string(
+			strerror(-c->attach_err)));
+	return o;
+}
+
 static void collector__trailer(struct collector *c)
 {
 	json_object *o = json_object_new_object();
@@ -658,6 +744,8 @@ static void collector__trailer(struct collector *c)
 	json_object_object_add(o, "boot_trace", env.boot_trace ?
 			       boottrace__stats_json(&c->boot, env.tracefs) : NULL);
 	json_object_object_add(o, "startup", collector__startup(c));
+	if (env.attach_dir)
+		json_object_object_add(o, "attachments", collector__attachments(c));
 	if (c->sym.err)
 		json_object_object_add(o, "kallsyms_error", json_object_new_string(
 			strerror(-c->sym.err)));
@@ -674,6 +762,10 @@ static void collector__destroy(struct collector *c)
 		bpf_link__destroy(c->links[i]);
 	probetrace__destroy(c->skel);
 	symbolizer__free(&c->sym);
+	if (c->attach_dirfd >= 0)
+		close(c->attach_dirfd);
+	if (c->done_dirfd >= 0)
+		close(c->done_dirfd);
 	json_object_put(c->attached);
 	json_object_put(c->not_attached);
 	output__close(&c->out);
@@ -681,7 +773,10 @@ static void collector__destroy(struct collector *c)
 
 static int trace_main(void)
 {
-	struct collector c = { .sym.path = env.kallsyms };
+	struct collector c = {
+		.sym = { .path = env.kallsyms, .fd = -1 },
+		.attach_dirfd = -1, .done_dirfd = -1,
+	};
 	int err;
 
 	c.attached = json_object_new_array();
@@ -692,7 +787,9 @@ static int trace_main(void)
 		goto out;
 	}
 	c.t_start = boot_ns();
-	err = setup_signals();
+	err = collector__open_later(&c);
+	if (!err)
+		err = setup_signals();
 	if (!err)
 		err = collector__open_and_load(&c);
 	c.t_loaded = boot_ns();
@@ -718,13 +815,15 @@ static int trace_main(void)
 	collector__run(&c);
 	/* Whatever is still in the ring buffer goes out before the trailer. */
 	ring_buffer__consume(c.rb);
+	if (c.attach_dirfd >= 0)
+		c.attach_err = attach__send_dir(c.attach_dirfd, &c.out, &c.attach);
 	collector__trailer(&c);
 	/*
 	 * Detaching two dozen fentry programs waits for RCU tasks grace
 	 * periods, about a second under TCG: tell a waiting /init that the
 	 * stream is complete before that.
 	 */
-	if (env.done_file && (err = write_ready_file(env.done_file)))
+	if (c.done_dirfd >= 0 && (err = write_ready_file_at(c.done_dirfd, c.done_name)))
 		fprintf(stderr, "probetrace: %s: %s\n", env.done_file, strerror(-err));
 out:
 	collector__destroy(&c);

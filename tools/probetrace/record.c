@@ -3,8 +3,10 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <linux/types.h>
 
 #include "probetrace.h"
@@ -22,6 +24,8 @@ static const char *const type_names[PT_TYPE_MAX] = {
 	[PT_MODULE_LOAD_START] = "module_load_start",
 	[PT_MODULE_LOAD] = "module_load",
 	[PT_MODULE_INIT] = "module_init",
+	[PT_DEVNODE] = "devnode",
+	[PT_INIT_EXEC] = "init_exec",
 };
 
 static const char *const origin_names[] = {
@@ -80,14 +84,15 @@ static size_t utf8_seq_len(const unsigned char *s, size_t n)
 	return len;
 }
 
-json_object *json_str_n(const char *s, size_t max)
+json_object *json_str_len(const char *s, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	size_t n = strnlen(s, max), i = 0, o = 0, l;
-	char buf[512];
+	size_t i = 0, o = 0, l;
+	char *buf = malloc(n + 1);
+	json_object *j;
 
-	if (n >= sizeof(buf))
-		n = sizeof(buf) - 1;
+	if (!buf)
+		return NULL;
 	/* json-c escapes control bytes; bytes that are not UTF-8 become '?'. */
 	while (i < n) {
 		l = utf8_seq_len(u + i, n - i);
@@ -100,7 +105,14 @@ json_object *json_str_n(const char *s, size_t max)
 		o += l;
 		i += l;
 	}
-	return json_object_new_string_len(buf, (int)o);
+	j = json_object_new_string_len(buf, (int)o);
+	free(buf);
+	return j;
+}
+
+json_object *json_str_n(const char *s, size_t max)
+{
+	return json_str_len(s, strnlen(s, max < 511 ? max : 511));
 }
 
 json_object *json_hex(uint64_t v)
@@ -145,7 +157,8 @@ static struct ksyms *symbolizer__get(struct symbolizer *sym, uint64_t addr)
 	if (sym->ks && ksyms__is_core(sym->ks, addr))
 		return sym->ks;
 	ksyms__free(sym->ks);
-	sym->ks = ksyms__load(sym->path ? sym->path : "/proc/kallsyms");
+	sym->ks = sym->fd >= 0 ? ksyms__load_fd(sym->fd)
+			       : ksyms__load(sym->path ? sym->path : "/proc/kallsyms");
 	sym->err = sym->ks ? 0 : -errno;
 	sym->stale = 0;
 	sym->loaded_ns = mono_ns();
@@ -157,6 +170,9 @@ void symbolizer__free(struct symbolizer *sym)
 	if (sym) {
 		ksyms__free(sym->ks);
 		sym->ks = NULL;
+		if (sym->fd >= 0)
+			close(sym->fd);
+		sym->fd = -1;
 	}
 }
 
@@ -399,6 +415,26 @@ static json_object *module__json(const struct pt_module *e,
 	return o;
 }
 
+static json_object *init_exec__json(const struct pt_init_exec *e)
+{
+	json_object *o = record__new(&e->hdr);
+
+	add_str(o, "filename", e->filename);
+	return o;
+}
+
+static json_object *devnode__json(const struct pt_devnode *e)
+{
+	json_object *o = record__new(&e->hdr);
+
+	add(o, "kind", json_object_new_string(e->kind == PT_DEVNODE_NET ? "net" : "block"));
+	add_str(o, "name", e->name);
+	add_int(o, "ret", e->ret);
+	add_str(o, "bound_driver", e->bound_driver);
+	add_str(o, "bound_device", e->bound_device);
+	return o;
+}
+
 static const size_t type_sizes[PT_TYPE_MAX] = {
 	[PT_PROBE_START] = sizeof(struct pt_probe),
 	[PT_PROBE] = sizeof(struct pt_probe),
@@ -410,6 +446,8 @@ static const size_t type_sizes[PT_TYPE_MAX] = {
 	[PT_MODULE_LOAD_START] = sizeof(struct pt_module),
 	[PT_MODULE_LOAD] = sizeof(struct pt_module),
 	[PT_MODULE_INIT] = sizeof(struct pt_module),
+	[PT_DEVNODE] = sizeof(struct pt_devnode),
+	[PT_INIT_EXEC] = sizeof(struct pt_init_exec),
 };
 
 json_object *record__from_event(const void *data, size_t size,
@@ -435,6 +473,10 @@ json_object *record__from_event(const void *data, size_t size,
 		return deliver__json(data);
 	case PT_EXIT:
 		return exit__json(data);
+	case PT_DEVNODE:
+		return devnode__json(data);
+	case PT_INIT_EXEC:
+		return init_exec__json(data);
 	default:
 		return module__json(data, sym);
 	}

@@ -17,6 +17,7 @@ struct ksyms;
 /* Symbol lookups for stacks and call sites, reloaded when modules load. */
 struct symbolizer {
 	const char *path;	/* /proc/kallsyms */
+	int fd;			/* path opened at start, or -1: read through it */
 	struct ksyms *ks;
 	int err;		/* -errno of the last load, 0 if loaded */
 	int stale;		/* a module was loaded since the last load */
@@ -32,7 +33,8 @@ json_object *record__from_event(const void *data, size_t size,
 /* The record type name of enum pt_type, NULL if unknown. */
 const char *record__type_name(uint32_t type);
 
-/* A JSON string from at most max bytes, made valid UTF-8 ('?' for bad bytes). */
+/* A JSON string of n bytes (at most max for json_str_n), made valid UTF-8 ('?' for bad bytes). */
+json_object *json_str_len(const char *s, size_t n);
 json_object *json_str_n(const char *s, size_t max);
 /* "0x..." for an address. */
 json_object *json_hex(uint64_t v);
