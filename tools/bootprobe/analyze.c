@@ -57,6 +57,41 @@ double probe_span__readiness_gap(const struct boot_data *b, const struct probe_s
 	return p->end_ns > m->end_ns ? (p->end_ns - m->end_ns) / NS : 0;
 }
 
+/* The last successful probe of @device by @driver that ended by @ts. */
+static const struct probe_span *probe_of_device(const struct boot_data *b, const char *driver,
+						const char *device)
+{
+	const struct probe_span *best = NULL;
+
+	for (int i = 0; i < b->nr_probes; i++) {
+		const struct probe_span *p = &b->probes[i];
+
+		if (p->ret == 0 && !strcmp(p->driver, driver) && !strcmp(p->device, device) &&
+		    (!best || p->end_ns > best->end_ns))
+			best = p;
+	}
+	return best;
+}
+
+void devnode__gap(const struct boot_data *b, const struct devnode *d, struct devnode_gap *g)
+{
+	const struct module_load *m;
+	int64_t ref;
+
+	memset(g, 0, sizeof(*g));
+	g->node = d;
+	g->gap_s = NAN;
+	if (!*d->bound_driver)
+		return;
+	g->probe = probe_of_device(b, d->bound_driver, d->bound_device);
+	if (!g->probe)
+		return;
+	m = module_of(b, g->probe);
+	ref = m ? m->end_ns : g->probe->end_ns;
+	g->ref = m ? "modprobe return" : "probe end";
+	g->gap_s = d->ts_ns > ref ? (d->ts_ns - ref) / NS : 0;
+}
+
 void boot__metrics(const struct boot_data *b, struct boot_metrics *m)
 {
 	double first = INFINITY, last = -INFINITY;

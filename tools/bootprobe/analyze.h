@@ -31,6 +31,22 @@ void boot__metrics(const struct boot_data *b, struct boot_metrics *m);
  */
 double probe_span__readiness_gap(const struct boot_data *b, const struct probe_span *p);
 
+/*
+ * Readiness of a disk or network interface: when it appeared, against the
+ * return of the module load that brought the driver of the device it hangs
+ * off (what a script that runs modprobe and then looks for the device
+ * sees), else the end of that device's probe.
+ */
+struct devnode_gap {
+	const struct devnode *node;
+	const struct probe_span *probe;	/* the bound ancestor's probe, or NULL */
+	double gap_s;		/* appeared this long after the reference; 0 if before */
+	const char *ref;	/* "modprobe return", "probe end" or NULL (no reference) */
+};
+
+/* The gap of @d (gap_s NAN when nothing is known to measure from). */
+void devnode__gap(const struct boot_data *b, const struct devnode *d, struct devnode_gap *g);
+
 /* `bootprobe explain`: the causal chains of one boot, as text or JSON. */
 void boot__explain(const struct boot_data *b, FILE *out);
 struct json_object *boot__explain_json(const struct boot_data *b);

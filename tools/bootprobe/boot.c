@@ -171,6 +171,38 @@ static void add_kill(struct boot_data *b, struct json_object *r)
 		}
 }
 
+static void add_devnode(struct boot_data *b, struct json_object *r, const char *label, int line)
+{
+	const char *kind = jstr(r, "kind");
+	struct devnode *d;
+
+	if ((strcmp(kind, "block") && strcmp(kind, "net")) || !*jstr(r, "name") ||
+	    !jhas_int(r, "ts_ns")) {
+		warn(b, "%s:%d: devnode without kind, name or time (skipped)", label, line);
+		return;
+	}
+	d = PUSH(b->devnodes, b->nr_devnodes);
+	copy(d->name, jstr(r, "name"));
+	snprintf(d->kind, sizeof(d->kind), "%s", kind);
+	copy(d->bound_driver, jstr(r, "bound_driver"));
+	copy(d->bound_device, jstr(r, "bound_device"));
+	d->ret = (int)jint(r, "ret", 0);
+	d->ts_ns = jint(r, "ts_ns", 0);
+}
+
+/*
+ * PID 1's exec of the real root's init: the last one the collector saw
+ * (initramfs-tools' /init execs run-init, which execs /sbin/init).
+ */
+static void add_init_exec(struct boot_data *b, struct json_object *r, const char *label, int line)
+{
+	if (!jhas_int(r, "ts_ns")) {
+		warn(b, "%s:%d: init_exec without a time (skipped)", label, line);
+		return;
+	}
+	b->init_exec_s = jint(r, "ts_ns", 0) / 1e9;
+}
+
 static void add_header(struct boot_data *b, struct json_object *r, const char *label, int line)
 {
 	b->has_header = true;
@@ -193,6 +225,76 @@ static void add_trailer(struct boot_data *b, struct json_object *r)
 
 			strv__pushf(&b->not_attached, "%s: %s", jstr(e, "program"), jstr(e, "reason"));
 		}
+}
+
+static bool attachment_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n >= NAME_LEN || s[0] == '.')
+		return false;
+	return strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789._-") == n;
+}
+
+static void add_attachment(struct boot_data *b, struct json_object *r, const char *label,
+			   int line)
+{
+	struct json_object *t = jget(r, "text");
+	const char *name = jstr(r, "name");
+	struct attachment *a;
+
+	if (!attachment_name_ok(name) || !t || !json_object_is_type(t, json_type_string)) {
+		warn(b, "%s:%d: attachment without a valid name and text (skipped)", label, line);
+		return;
+	}
+	if (b->nr_attachments >= MAX_ATTACHMENTS ||
+	    json_object_get_string_len(t) > MAX_ATTACHMENT_BYTES) {
+		warn(b, "%s:%d: attachment '%s': over the limit of %d files of %d bytes (skipped)",
+		     label, line, name, MAX_ATTACHMENTS, MAX_ATTACHMENT_BYTES);
+		return;
+	}
+	if (boot_data__attachment(b, name)) {
+		warn(b, "%s:%d: attachment '%s' sent twice (the first kept)", label, line, name);
+		return;
+	}
+	a = PUSH(b->attachments, b->nr_attachments);
+	copy(a->name, name);
+	a->text = xstrdup(json_object_get_string(t));
+	a->truncated = jget(r, "truncated") && json_object_get_boolean(jget(r, "truncated"));
+}
+
+const char *boot_data__attachment(const struct boot_data *b, const char *name)
+{
+	for (int i = 0; i < b->nr_attachments; i++)
+		if (!strcmp(b->attachments[i].name, name))
+			return b->attachments[i].text;
+	return NULL;
+}
+
+/* The attachments kept as files in the boot folder, by these names only. */
+static const char *const kept_attachments[] = {
+	"systemd-analyze-time.txt", "systemd-analyze-blame.txt",
+	"systemd-analyze-critical-chain.txt", "uname-r.txt", NULL,
+};
+
+int boot_data__save_attachments(const struct boot_data *b)
+{
+	int n = 0, err;
+
+	for (int i = 0; kept_attachments[i]; i++) {
+		const char *text = boot_data__attachment(b, kept_attachments[i]);
+		char *path;
+
+		if (!text)
+			continue;
+		path = xasprintf("%s/%s", b->dir, kept_attachments[i]);
+		err = write_file_atomic(path, text, strlen(text));
+		free(path);
+		if (err)
+			return err;
+		n++;
+	}
+	return n;
 }
 
 /* Record types the analysis does not read: known, so neither warned about nor parsed. */
@@ -243,6 +345,12 @@ static void add_record(struct boot_data *b, struct json_object *r, const char *l
 		add_header(b, r, label, line);
 	else if (!strcmp(type, "trailer"))
 		add_trailer(b, r);
+	else if (!strcmp(type, "attachment"))
+		add_attachment(b, r, label, line);
+	else if (!strcmp(type, "devnode"))
+		add_devnode(b, r, label, line);
+	else if (!strcmp(type, "init_exec"))
+		add_init_exec(b, r, label, line);
 	else if (!*type) {
 		warn(b, "%s:%d: record without a type", label, line);
 	} else if (!is_unused_type(type, strlen(type))) {
@@ -292,16 +400,34 @@ void boot_data__parse_events(struct boot_data *b, const char *text, const char *
 
 /* ---- console ---------------------------------------------------------------------- */
 
-/* "[   12.345678] rest" → 12.345678 and rest; NAN when the line has no stamp. */
+/*
+ * "[   12.345678] rest" at @p: the time and rest; false if @p is no stamp
+ * (a kernel stamp has a fraction: "Worker [152]" is none).
+ */
+static bool stamp_at(const char *p, double *t, const char **rest)
+{
+	int n = 0;
+
+	if (sscanf(p, "[ %lf]%n", t, &n) != 1 || n <= 0 || !isfinite(*t) ||
+	    !memchr(p, '.', n))
+		return false;
+	*rest = p + n + (p[n] == ' ');
+	return true;
+}
+
+/*
+ * "[   12.345678] rest" → 12.345678 and rest; NAN when the line has no
+ * stamp.  A kernel line can follow a user-space line the console had not
+ * ended ("Begin: Running /scripts/init-bottom ... [   16.47] bootprobe:
+ * ..."): then the stamp is found inside the line.
+ */
 static double kernel_stamp(const char *line, const char **rest)
 {
 	double t;
-	int n = 0;
 
-	if (sscanf(line, "[ %lf]%n", &t, &n) == 1 && n > 0) {
-		*rest = line + n + (line[n] == ' ');
-		return t;
-	}
+	for (const char *p = line; (p = strchr(p, '[')); p++)
+		if (stamp_at(p, &t, rest))
+			return t;
 	*rest = line;
 	return NAN;
 }
@@ -333,6 +459,15 @@ static void console_line(struct boot_data *b, const char *line)
 	} else if (strstr(rest, "Invalid value for OPTIONS key, ignoring")) {
 		/* udevd names the rules file and line just before. */
 		strv__push(&b->udev_ignored, rest);
+	} else if (sscanf(rest, "bootprobe: initramfs hands over to the root at %lf", &v) == 1) {
+		b->handover_s = isnan(t) ? v : t;
+	} else if (!strncmp(rest, "systemd[1]: systemd ", 20) &&
+		   strstr(rest, " running in system mode") && isnan(b->systemd_start_s)) {
+		b->systemd_start_s = t;
+	} else if (sscanf(rest, "bootprobe: system %31[a-z-]; multi-user.target reached at %lf",
+			  b->system_state, &v) == 2) {
+		/* systemd's own timestamp; 0 when the target was never reached */
+		b->multi_user_s = v > 0 ? v : NAN;
 	} else if (sscanf(rest, "bootprobe: BOOT-COMPLETE at %lf", &v) == 1)
 		b->complete_s = isnan(t) ? v : t;
 	else if (sscanf(rest, "bootprobe: device %63s driver=%63s", dev, drv) == 2) {
@@ -444,7 +579,8 @@ struct boot_data *boot_data__new(const char *dir)
 	b->dir = xstrdup(dir);
 	b->init_start_s = b->coldplug_start_s = b->coldplug_done_s = NAN;
 	b->devices_done_s = b->complete_s = b->kernel_done_s = NAN;
-	b->disks_done_s = NAN;
+	b->disks_done_s = b->multi_user_s = b->systemd_start_s = b->handover_s = NAN;
+	b->init_exec_s = NAN;
 	b->wall_s = NAN;
 	b->event_timeout_s = DEFAULT_UDEV_EVENT_TIMEOUT_S;
 	b->name = xstrdup("?");
@@ -489,6 +625,10 @@ void boot_data__free(struct boot_data *b)
 	for (int i = 0; i < b->nr_kills; i++)
 		strv__free(&b->kills[i].stack);
 	free(b->kills);
+	for (int i = 0; i < b->nr_attachments; i++)
+		free(b->attachments[i].text);
+	free(b->attachments);
+	free(b->devnodes);
 	free(b->probes);
 	free(b->modloads);
 	free(b->kwaits);
@@ -520,7 +660,7 @@ bool probe_span__failed(const struct probe_span *p)
 
 double boot_data__boot_time(const struct boot_data *b)
 {
-	double t = b->coldplug_done_s;
+	double t = isnan(b->coldplug_done_s) ? b->multi_user_s : b->coldplug_done_s;
 
 	if (isnan(t))
 		return NAN;

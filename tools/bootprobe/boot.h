@@ -60,9 +60,27 @@ struct udev_kill {
 	double ts_s;
 };
 
+/* A disk or network interface appearing, and whose probe made it. */
+struct devnode {
+	char name[NAME_LEN], kind[8];		/* "vda", "block" or "net" */
+	char bound_driver[NAME_LEN], bound_device[NAME_LEN];
+	int ret;
+	int64_t ts_ns;
+};
+
 struct device_state {
 	char device[NAME_LEN], driver[NAME_LEN];	/* driver "none" if unbound */
 };
+
+/* A small text file the guest sent in the stream: what systemd-analyze said. */
+struct attachment {
+	char name[NAME_LEN];
+	char *text;
+	bool truncated;		/* the guest cut it at its size limit */
+};
+
+#define MAX_ATTACHMENTS 16
+#define MAX_ATTACHMENT_BYTES (256 * 1024)
 
 struct boot_data {
 	char *dir, *name, *mode, *outcome, *kernel_cmdline;
@@ -74,6 +92,13 @@ struct boot_data {
 	int expected, probed;
 	double disks_done_s;		/* "N of M expected disks present" */
 	int disks_expected, disks;
+	/* systemd (image debian): the initramfs handing over to the root (its
+	 * init-bottom mark, just before run-init starts systemd), systemd's
+	 * first line in the root ("systemd[1]: systemd N running in system
+	 * mode"), multi-user.target's own monotonic timestamp */
+	double handover_s, systemd_start_s, multi_user_s;
+	double init_exec_s;		/* the stream: PID 1 executes the root's init */
+	char system_state[32];		/* is-system-running: running, degraded, ... */
 	struct strv udev_ignored;	/* udevd's "Invalid value for OPTIONS key, ignoring" lines */
 	struct udev_kill *udev_kills;
 	int nr_udev_kills;
@@ -91,6 +116,10 @@ struct boot_data {
 	int nr_kwaits;
 	struct kill_event *kills;	/* SIGKILLs generated */
 	int nr_kills;
+	struct attachment *attachments;
+	int nr_attachments;
+	struct devnode *devnodes;
+	int nr_devnodes;
 	int unknown_records;
 	struct strv warnings;		/* "file:line: what" */
 };
@@ -105,9 +134,19 @@ void boot_data__free(struct boot_data *b);
 void boot_data__parse_events(struct boot_data *b, const char *text, const char *label);
 void boot_data__parse_console(struct boot_data *b, const char *text, const char *label);
 
+/* The text of attachment @name, or NULL. */
+const char *boot_data__attachment(const struct boot_data *b, const char *name);
+/*
+ * Write the attachments the host keeps (systemd-analyze-*.txt, uname-r.txt)
+ * into the boot folder.  File names come from a fixed list, never from the
+ * stream.  The number written, or -errno.
+ */
+int boot_data__save_attachments(const struct boot_data *b);
+
 /*
  * Boot time, defined here and only here: from kernel start (0) to the later
- * of udev's queue being empty after coldplug ("coldplug done") and the end
+ * of udev's queue being empty after coldplug ("coldplug done"; on the Debian
+ * image, where systemd runs the coldplug, multi-user.target reached) and the end
  * of the last driver probe that ran in user space (async ones included),
  * /init's "expected devices probed" mark and its "expected disks present"
  * mark.  NAN if the boot never got there.

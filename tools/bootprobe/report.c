@@ -435,6 +435,171 @@ static void md_drivers(FILE *f, struct run_data *r)
 	free(bname);
 }
 
+/* ---- boots that reach systemd: beside systemd-analyze, readiness of devices ---------- */
+
+static bool any_phases(const struct run_data *r)
+{
+	for (int i = 0; i < r->nr_modes; i++)
+		if (r->modes[i].phase_boots)
+			return true;
+	return false;
+}
+
+static void md_phase_cell(FILE *f, const struct summary *s)
+{
+	char med[32];
+
+	fmt(med, sizeof(med), s->n ? s->median : NAN);
+	fprintf(f, " %s |", med);
+}
+
+/*
+ * The boot's phases as bootprobe measured them next to what systemd-analyze
+ * printed on the same boots: medians over the ok boots of each mode.
+ */
+static void md_systemd(FILE *f, const struct run_data *r)
+{
+	if (!any_phases(r))
+		return;
+	fprintf(f, "## Beside systemd-analyze\n\nMedians (s) over each mode's ok boots that "
+		"reached systemd. *bootprobe*: the initramfs's /init mark, PID 1's exec of the "
+		"root's init in the event stream, multi-user.target's own timestamp and the "
+		"probe spans. *systemd-analyze*: `systemd-analyze time` on the same boot; with an "
+		"initramfs-tools initrd (no systemd in it) its \"kernel\" lasts until systemd "
+		"starts in the root (in its main(), after the dynamic loader: a little after the "
+		"exec), which bootprobe splits at the initramfs's /init. Its "
+		"files are kept in each boot folder as systemd-analyze-*.txt.\n\n| phase |");
+	for (int i = 0; i < r->nr_modes; i++) {
+		char *name = md_str(r->modes[i].name);
+
+		fprintf(f, " %s: bootprobe | %s: systemd-analyze |", name, name);
+		free(name);
+	}
+	fprintf(f, "\n|---|");
+	for (int i = 0; i < r->nr_modes; i++)
+		fprintf(f, "---|---|");
+	fprintf(f, "\n");
+	for (int k = 0; k < PH_COUNT; k++) {
+		fprintf(f, "| %s |", phase_titles[k]);
+		for (int i = 0; i < r->nr_modes; i++) {
+			md_phase_cell(f, &r->modes[i].phase_s[PS_BOOTPROBE][k]);
+			md_phase_cell(f, &r->modes[i].phase_s[PS_SYSTEMD][k]);
+		}
+		fprintf(f, "\n");
+	}
+	fprintf(f, "\n");
+}
+
+static bool any_devnodes(const struct run_data *r)
+{
+	for (int i = 0; i < r->nr_modes; i++)
+		if (r->modes[i].nr_devnodes)
+			return true;
+	return false;
+}
+
+static const struct devnode_stats *mode__find_devnode(const struct mode_stats *m,
+						      const struct devnode_stats *d)
+{
+	for (int i = 0; i < m->nr_devnodes; i++)
+		if (!strcmp(m->devnodes[i].name, d->name) && !strcmp(m->devnodes[i].kind, d->kind) &&
+		    !strcmp(m->devnodes[i].driver, d->driver))
+			return &m->devnodes[i];
+	return NULL;
+}
+
+/* Listed once, in the first mode that has it. */
+static bool devnode_seen_before(const struct run_data *r, int mode, const struct devnode_stats *d)
+{
+	for (int i = 0; i < mode; i++)
+		if (mode__find_devnode(&r->modes[i], d))
+			return true;
+	return false;
+}
+
+static void md_devnode_row(FILE *f, const struct run_data *r, const struct devnode_stats *d)
+{
+	char *name = md_str(d->name), *drv = md_str(*d->driver ? d->driver : "?");
+
+	fprintf(f, "| %s | %s | %s |", name, d->kind, drv);
+	for (int i = 0; i < r->nr_modes; i++) {
+		const struct mode_stats *m = &r->modes[i];
+		const struct devnode_stats *e = mode__find_devnode(m, d);
+		char med[32];
+
+		if (!e) {
+			fprintf(f, " absent in %d ok boots |", m->event_boots);
+			continue;
+		}
+		fmt(med, sizeof(med), e->s.n ? e->s.median : NAN);
+		fprintf(f, " %s (%d of %d boots%s) |", med, e->boots, m->event_boots,
+			e->ref && !strcmp(e->ref, "probe end") ? ", from probe end" : "");
+	}
+	fprintf(f, "\n");
+	free(name);
+	free(drv);
+}
+
+/* Disks no probe made (loop devices, ramdisks): named, not measured. */
+static void md_driverless_devnodes(FILE *f, const struct run_data *r)
+{
+	const char *sep = "";
+	int n = 0;
+
+	for (int i = 0; i < r->nr_modes; i++)
+		for (int k = 0; k < r->modes[i].nr_devnodes; k++) {
+			const struct devnode_stats *d = &r->modes[i].devnodes[k];
+			char *name;
+
+			if (*d->driver || devnode_seen_before(r, i, d))
+				continue;
+			if (!n++)
+				fprintf(f, "Left out, no driver's probe behind them: ");
+			name = md_str(d->name);
+			fprintf(f, "%s%s", sep, name);
+			free(name);
+			sep = ", ";
+		}
+	if (n)
+		fprintf(f, ".\n\n");
+}
+
+/*
+ * Disks and network interfaces: when each appeared after the modprobe that
+ * brought its driver returned (what a script that runs modprobe and then
+ * looks for the device waits for).
+ */
+static void md_readiness(FILE *f, const struct run_data *r)
+{
+	if (!any_devnodes(r))
+		return;
+	fprintf(f, "## Readiness of disks and network interfaces\n\nThe readiness gap: from the "
+		"return of the module load that brought the driver of the device a disk or "
+		"interface hangs off (or that device's probe end, where no module load is known) "
+		"to the disk's or interface's registration (`device_add_disk()`, "
+		"`register_netdevice()`); 0 when it registered first. Median (s), with the ok "
+		"boots it appeared in.\n\n| device | kind | made by the probe of |");
+	for (int i = 0; i < r->nr_modes; i++) {
+		char *name = md_str(r->modes[i].name);
+
+		fprintf(f, " %s |", name);
+		free(name);
+	}
+	fprintf(f, "\n|---|---|---|");
+	for (int i = 0; i < r->nr_modes; i++)
+		fprintf(f, "---|");
+	fprintf(f, "\n");
+	for (int i = 0; i < r->nr_modes; i++)
+		for (int k = 0; k < r->modes[i].nr_devnodes; k++) {
+			const struct devnode_stats *d = &r->modes[i].devnodes[k];
+
+			if (*d->driver && !devnode_seen_before(r, i, d))
+				md_devnode_row(f, r, d);
+		}
+	fprintf(f, "\n");
+	md_driverless_devnodes(f, r);
+}
+
 /* drivers.csv: every driver of every non-baseline mode against the baseline. */
 static int write_drivers_csv(struct run_data *r, const char *dir)
 {
@@ -599,7 +764,9 @@ static void write_md_body(FILE *f, struct run_data *r, bool charts)
 	md_settings(f, r);
 	md_modes(f, r);
 	md_comparisons(f, r);
+	md_systemd(f, r);
 	md_drivers(f, r);
+	md_readiness(f, r);
 	md_efficiency(f, r);
 	md_orders(f, r);
 	if (charts) {

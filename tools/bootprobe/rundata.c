@@ -137,6 +137,12 @@ static void mode_stats__free(struct mode_stats *m)
 	}
 	free(m->drivers);
 	free(m->dev_ends);
+	for (int i = 0; i < PS_COUNT; i++)
+		for (int k = 0; k < PH_COUNT; k++)
+			free(m->phase[i][k]);
+	for (int i = 0; i < m->nr_devnodes; i++)
+		free(m->devnodes[i].gap_s);
+	free(m->devnodes);
 	free(m->whatif);
 	free(m->udev_ignored);
 	free(m->eff_longest);
@@ -340,6 +346,60 @@ static void mode__add_device_ends(struct mode_stats *m, const struct boot_data *
 	}
 }
 
+/* Ok boot @b's phases, if it reached systemd (image debian). */
+static void mode__add_phases(struct mode_stats *m, const struct boot_data *b)
+{
+	struct boot_phases p;
+
+	boot__phases(b, &p);
+	if (!p.systemd && isnan(p.s[PS_BOOTPROBE][PH_TO_SYSTEMD]))
+		return;
+	m->phase_boots++;
+	for (int i = 0; i < PS_COUNT; i++)
+		for (int k = 0; k < PH_COUNT; k++)
+			push_value(&m->phase[i][k], &m->nr_phase[i][k], p.s[i][k]);
+}
+
+static struct devnode_stats *mode__devnode(struct mode_stats *m, const struct devnode *d)
+{
+	struct devnode_stats *s;
+
+	for (int i = 0; i < m->nr_devnodes; i++) {
+		s = &m->devnodes[i];
+		if (!strcmp(s->name, d->name) && !strcmp(s->kind, d->kind) &&
+		    !strcmp(s->driver, d->bound_driver))
+			return s;
+	}
+	m->devnodes = realloc(m->devnodes, (m->nr_devnodes + 1) * sizeof(*m->devnodes));
+	if (!m->devnodes)
+		abort();
+	s = &m->devnodes[m->nr_devnodes++];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->name, sizeof(s->name), "%s", d->name);
+	snprintf(s->kind, sizeof(s->kind), "%s", d->kind);
+	snprintf(s->driver, sizeof(s->driver), "%s", d->bound_driver);
+	return s;
+}
+
+/* Ok boot @b's disks and interfaces that registered, with their gaps. */
+static void mode__add_devnodes(struct mode_stats *m, const struct boot_data *b)
+{
+	for (int i = 0; i < b->nr_devnodes; i++) {
+		const struct devnode *d = &b->devnodes[i];
+		struct devnode_stats *s;
+		struct devnode_gap g;
+
+		if (d->ret)
+			continue;
+		s = mode__devnode(m, d);
+		s->boots++;
+		devnode__gap(b, d, &g);
+		push_value(&s->gap_s, &s->n, g.gap_s);
+		if (g.ref)
+			s->ref = g.ref;
+	}
+}
+
 int device_outcome__missing(const struct mode_stats *m, const struct device_outcome *d)
 {
 	return m->event_boots - d->bound - d->failed - d->unbound;
@@ -380,8 +440,11 @@ static void mode__add_boot(struct mode_stats *m, const struct boot_data *b)
 	v[M_BOUND] = bm.devices ? bm.bound : NAN;
 	drivers = mode__add_probes(m, b);
 	v[M_DRIVERS] = b->has_events ? drivers : NAN;
-	if (b->has_events)
+	if (b->has_events) {
 		mode__add_device_ends(m, b);
+		mode__add_devnodes(m, b);
+	}
+	mode__add_phases(m, b);
 	for (int i = 0; i < M_COUNT; i++)
 		push_value(&m->values[i], &m->n[i], v[i]);
 	/* What-if: the probe phase replaced by its longest probe (all async). */
@@ -422,6 +485,11 @@ void run_data__analyze(struct run_data *r)
 			stats_summarize(d->probe_s, d->n, &d->s);
 			stats_summarize(d->boot_s, d->nr_boot_s, &d->per_boot);
 		}
+		for (int s = 0; s < PS_COUNT; s++)
+			for (int k = 0; k < PH_COUNT; k++)
+				stats_summarize(m->phase[s][k], m->nr_phase[s][k], &m->phase_s[s][k]);
+		for (int k = 0; k < m->nr_devnodes; k++)
+			stats_summarize(m->devnodes[k].gap_s, m->devnodes[k].n, &m->devnodes[k].s);
 		stats_summarize(m->whatif, m->nr_whatif, &m->whatif_s);
 		stats_summarize(m->eff_longest, m->nr_eff_longest, &m->eff_longest_s);
 		stats_summarize(m->eff_sum, m->nr_eff_sum, &m->eff_sum_s);
@@ -490,6 +558,44 @@ static json_object *strings_with_counts(const struct strv *v, const int *counts)
 	return a;
 }
 
+/* The phases beside systemd-analyze's, by source and phase name. */
+static json_object *mode__phases_json(const struct mode_stats *m)
+{
+	static const char *const sources[PS_COUNT] = { "bootprobe", "systemd_analyze" };
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "boots", json_object_new_int(m->phase_boots));
+	for (int i = 0; i < PS_COUNT; i++) {
+		json_object *src = json_object_new_object();
+
+		for (int k = 0; k < PH_COUNT; k++)
+			if (m->phase_s[i][k].n)
+				json_object_object_add(src, phase_names[k],
+						       summary__json(&m->phase_s[i][k]));
+		json_object_object_add(o, sources[i], src);
+	}
+	return o;
+}
+
+static json_object *mode__devnodes_json(const struct mode_stats *m)
+{
+	json_object *a = json_object_new_array();
+
+	for (int i = 0; i < m->nr_devnodes; i++) {
+		const struct devnode_stats *d = &m->devnodes[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "name", json_object_new_string(d->name));
+		json_object_object_add(o, "kind", json_object_new_string(d->kind));
+		json_object_object_add(o, "driver", json_object_new_string(d->driver));
+		json_object_object_add(o, "boots", json_object_new_int(d->boots));
+		json_object_object_add(o, "gap_from", d->ref ? json_object_new_string(d->ref) : NULL);
+		json_object_object_add(o, "readiness_gap_s", summary__json(&d->s));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 static json_object *mode__json(const struct mode_stats *m)
 {
 	json_object *o = json_object_new_object(), *met = json_object_new_object();
@@ -512,6 +618,11 @@ static json_object *mode__json(const struct mode_stats *m)
 	json_object_object_add(o, "phase_over_sum_of_probes", summary__json(&m->eff_sum_s));
 	json_object_object_add(o, "probe_orders", strings_with_counts(&m->orders, m->order_count));
 	json_object_object_add(o, "device_sets", strings_with_counts(&m->device_sets, m->device_set_count));
+	/* Only runs that have them: the lab's summaries stay as they were. */
+	if (m->phase_boots)
+		json_object_object_add(o, "phases", mode__phases_json(m));
+	if (m->nr_devnodes)
+		json_object_object_add(o, "devnodes", mode__devnodes_json(m));
 	return o;
 }
 

@@ -5,6 +5,7 @@
 
 #include "analyze.h"
 #include "boot.h"
+#include "phases.h"
 #include "stats.h"
 
 struct json_object;
@@ -31,6 +32,17 @@ struct driver_stats {
 
 /* How a device's probes by a driver ended in a boot, worst first. */
 enum device_end { DEV_MISSING, DEV_UNBOUND, DEV_FAILED, DEV_BOUND };
+
+/* A disk or network interface over a mode's ok boots: when it appeared. */
+struct devnode_stats {
+	char name[NAME_LEN], kind[8];
+	char driver[NAME_LEN];		/* the driver whose probe made it, "" unknown */
+	int boots;			/* ok boots it appeared in */
+	double *gap_s;			/* readiness gap per boot where it is known */
+	size_t n;
+	struct summary s;
+	const char *ref;		/* what the gap is measured from (devnode__gap) */
+};
 
 /* One driver + device pair over a mode's ok boots with an event stream. */
 struct device_outcome {
@@ -60,6 +72,13 @@ struct mode_stats {
 	int event_boots;		/* ok boots with an event stream */
 	struct device_outcome *dev_ends;	/* every probed driver + device, those boots */
 	int nr_dev_ends;
+	/* boots that reached systemd: the phases beside systemd-analyze's */
+	int phase_boots;		/* ok boots with systemd's start or its analysis */
+	double *phase[PS_COUNT][PH_COUNT];
+	size_t nr_phase[PS_COUNT][PH_COUNT];
+	struct summary phase_s[PS_COUNT][PH_COUNT];
+	struct devnode_stats *devnodes;	/* disks and interfaces, first seen first */
+	int nr_devnodes;
 	/* what-if: this mode's boots with every probe made async */
 	double *whatif;
 	size_t nr_whatif;

@@ -55,6 +55,19 @@ static void timeline__build(const struct boot_data *b, struct timeline *tl)
 	tl_add(tl, "mark", b->coldplug_done_s, NAN, xstrdup("udev queue empty (settle returned)"));
 	tl_add(tl, "mark", boot_data__boot_time(b), NAN, xstrdup("boot time (bootprobe's definition)"));
 	tl_add(tl, "mark", b->complete_s, NAN, xstrdup("guest boot complete (/init)"));
+	tl_add(tl, "mark", b->handover_s, NAN, xstrdup("initramfs hands over to the root"));
+	tl_add(tl, "mark", b->init_exec_s, NAN, xstrdup("PID 1 executes the root's init"));
+	tl_add(tl, "mark", b->systemd_start_s, NAN, xstrdup("systemd's first line in the root"));
+	tl_add(tl, "mark", b->multi_user_s, NAN, xstrdup("multi-user.target reached (systemd)"));
+	for (int i = 0; i < b->nr_devnodes; i++) {
+		const struct devnode *d = &b->devnodes[i];
+
+		tl_add(tl, "devnode", d->ts_ns / ns, NAN,
+		       xasprintf("%s %s appears (made by %s %s) -> %d",
+				 strcmp(d->kind, "net") ? "disk" : "interface", d->name,
+				 *d->bound_driver ? d->bound_driver : "?",
+				 *d->bound_device ? d->bound_device : "?", d->ret));
+	}
 	for (int i = 0; i < b->nr_probes; i++) {
 		const struct probe_span *p = &b->probes[i];
 

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+/* systemd-analyze time's text, read back: every span format it writes. */
+#include "check.h"
+#include "sdanalyze.h"
+
+#include <math.h>
+
+static bool near(double a, double b)
+{
+	return fabs(a - b) < 1e-9;
+}
+
+static void spans(void)
+{
+	double v = 0;
+	const char *end;
+
+	CHECK(sd_timespan__parse("2.345s", &v, &end) && near(v, 2.345), "2.345s is 2.345 s");
+	CHECK(sd_timespan__parse("345ms", &v, &end) && near(v, 0.345), "345ms is 0.345 s");
+	CHECK(sd_timespan__parse("1min 2.500s (kernel)", &v, &end) && near(v, 62.5) &&
+	      !strcmp(end, " (kernel)"), "1min 2.500s is 62.5 s and stops before the label");
+	CHECK(sd_timespan__parse("1h 1min 1s", &v, &end) && near(v, 3661), "1h 1min 1s is 3661 s");
+	CHECK(!sd_timespan__parse("soon", &v, &end), "a word is no span");
+	CHECK(!sd_timespan__parse("12 seconds", &v, &end), "an unknown unit is no span");
+}
+
+static void startup_line(void)
+{
+	struct sd_time t;
+	const char *text =
+		"Startup finished in 4.912s (kernel) + 11.201s (initrd) + 1min 3.100s (userspace)"
+		" = 1min 19.213s \nmulti-user.target reached after 1min 2.900s in userspace.\n";
+
+	CHECK(sd_time__parse(text, &t), "a systemd-analyze time text parses");
+	CHECK(near(t.kernel_s, 4.912) && near(t.initrd_s, 11.201) && near(t.userspace_s, 63.1),
+	      "kernel, initrd and userspace are read (%g %g %g)", t.kernel_s, t.initrd_s,
+	      t.userspace_s);
+	CHECK(near(t.total_s, 79.213), "the total after '=' is read (%g)", t.total_s);
+	CHECK(isnan(t.firmware_s) && isnan(t.loader_s), "parts it did not print stay NAN");
+	CHECK_STR(t.target, "multi-user.target", "the target is named");
+	CHECK(near(t.target_s, 62.9), "the target's time is read (%g)", t.target_s);
+}
+
+static void not_finished(void)
+{
+	struct sd_time t;
+
+	CHECK(!sd_time__parse("Bootup is not yet finished (org.freedesktop.systemd1.Manager."
+			      "FinishTimestampMonotonic=0).\n", &t) && isnan(t.total_s),
+	      "an unfinished boot gives no times");
+	CHECK(!sd_time__parse(NULL, &t), "no text gives no times");
+}
+
+int main(void)
+{
+	spans();
+	startup_line();
+	not_finished();
+	CHECK_DONE();
+}

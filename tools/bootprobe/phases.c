@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "phases.h"
+#include "sdanalyze.h"
+
+#include <math.h>
+#include <string.h>
+
+const char *const phase_names[PH_COUNT] = {
+	"to_init_s", "initramfs_s", "to_systemd_s", "userspace_s", "to_target_s",
+	"last_probe_end_s", "boot_s",
+};
+
+const char *const phase_titles[PH_COUNT] = {
+	"kernel start → initramfs /init",
+	"initramfs /init → hand-over to the root",
+	"kernel start → systemd starts in the root",
+	"systemd → multi-user.target",
+	"kernel start → multi-user.target",
+	"kernel start → end of the last driver probe",
+	"boot time (bootprobe's definition)",
+};
+
+static double diff(double later, double earlier)
+{
+	return later - earlier;	/* NAN propagates */
+}
+
+/* The end of the last probe that ran in user space, s; NAN if none. */
+static double last_probe_end(const struct boot_data *b)
+{
+	double last = NAN;
+
+	for (int i = 0; i < b->nr_probes; i++) {
+		const struct probe_span *p = &b->probes[i];
+
+		if (probe_span__in_user_space(b, p) && !(p->end_ns / 1e9 <= last))
+			last = p->end_ns / 1e9;
+	}
+	return last;
+}
+
+/*
+ * When systemd started in the root: PID 1's exec as the collector saw it;
+ * else the initramfs's hand-over mark (before run-init empties the
+ * initramfs, about a second early under TCG); else systemd's first console
+ * line (some 0.5 s late).
+ */
+static double root_start(const struct boot_data *b)
+{
+	if (!isnan(b->init_exec_s))
+		return b->init_exec_s;
+	return isnan(b->handover_s) ? b->systemd_start_s : b->handover_s;
+}
+
+/*
+ * bootprobe's side: the initramfs's /init mark, systemd's start, the
+ * multi-user.target's own timestamp, the probes.
+ */
+static void bootprobe_side(const struct boot_data *b, double *s)
+{
+	double root = root_start(b);
+
+	s[PH_TO_INIT] = b->init_start_s;
+	s[PH_INITRAMFS] = diff(root, b->init_start_s);
+	s[PH_TO_SYSTEMD] = root;
+	s[PH_USERSPACE] = diff(b->multi_user_s, root);
+	s[PH_TO_TARGET] = b->multi_user_s;
+	s[PH_LAST_PROBE] = last_probe_end(b);
+	s[PH_BOOT] = boot_data__boot_time(b);
+}
+
+/*
+ * systemd-analyze's side.  With a systemd initrd it prints kernel and
+ * initrd apart; with initramfs-tools (no systemd in the initrd) its
+ * "kernel" lasts until systemd starts in the root.
+ */
+static bool systemd_side(const struct boot_data *b, double *s)
+{
+	struct sd_time t;
+	bool has_initrd;
+
+	if (!sd_time__parse(boot_data__attachment(b, SD_ANALYZE_TIME), &t))
+		return false;
+	has_initrd = !isnan(t.initrd_s);
+	s[PH_TO_INIT] = has_initrd ? t.kernel_s : NAN;
+	s[PH_INITRAMFS] = has_initrd ? t.initrd_s : NAN;
+	s[PH_TO_SYSTEMD] = t.kernel_s + (has_initrd ? t.initrd_s : 0);
+	s[PH_USERSPACE] = strcmp(t.target, "multi-user.target") ? NAN : t.target_s;
+	s[PH_TO_TARGET] = s[PH_TO_SYSTEMD] + s[PH_USERSPACE];
+	return true;
+}
+
+void boot__phases(const struct boot_data *b, struct boot_phases *p)
+{
+	for (int i = 0; i < PS_COUNT; i++)
+		for (int k = 0; k < PH_COUNT; k++)
+			p->s[i][k] = NAN;
+	bootprobe_side(b, p->s[PS_BOOTPROBE]);
+	p->systemd = systemd_side(b, p->s[PS_SYSTEMD]);
+}

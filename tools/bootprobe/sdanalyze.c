@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "sdanalyze.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The units systemd's format_timespan() writes, longest name first. */
+static const struct {
+	const char *name;
+	double s;
+} units[] = {
+	{ "min", 60 }, { "ms", 1e-3 }, { "us", 1e-6 }, { "\xc2\xb5s", 1e-6 },
+	{ "h", 3600 }, { "d", 86400 }, { "s", 1 },
+};
+
+/* One "<number><unit>" token at @s; its seconds, the end in *end. */
+static bool span_token(const char *s, double *out, const char **end)
+{
+	char *num_end;
+	double v;
+
+	if (!isdigit((unsigned char)*s))
+		return false;
+	v = strtod(s, &num_end);
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		size_t n = strlen(units[i].name);
+
+		if (!strncmp(num_end, units[i].name, n) && !isalpha((unsigned char)num_end[n])) {
+			*out = v * units[i].s;
+			*end = num_end + n;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool sd_timespan__parse(const char *s, double *out, const char **end)
+{
+	double sum = 0, v;
+	bool any = false;
+	const char *p = s, *e;
+
+	while (*p == ' ')
+		p++;
+	while (span_token(p, &v, &e)) {
+		sum += v;
+		any = true;
+		p = e;
+		if (*p == ' ' && isdigit((unsigned char)p[1]))
+			p++;
+	}
+	if (any) {
+		*out = sum;
+		if (end)
+			*end = p;
+	}
+	return any;
+}
+
+/* "2.1s (kernel)" pieces of the "Startup finished in" line. */
+static void startup_parts(const char *p, struct sd_time *t)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} parts[] = {
+		{ "(firmware)", offsetof(struct sd_time, firmware_s) },
+		{ "(loader)", offsetof(struct sd_time, loader_s) },
+		{ "(kernel)", offsetof(struct sd_time, kernel_s) },
+		{ "(initrd)", offsetof(struct sd_time, initrd_s) },
+		{ "(userspace)", offsetof(struct sd_time, userspace_s) },
+	};
+	const char *e;
+	double v;
+
+	while (*p && *p != '\n') {
+		if (*p == '=' && sd_timespan__parse(p + 1, &v, &e)) {
+			t->total_s = v;
+			return;
+		}
+		if (!sd_timespan__parse(p, &v, &e)) {
+			p++;
+			continue;
+		}
+		while (*e == ' ')
+			e++;
+		for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+			if (!strncmp(e, parts[i].name, strlen(parts[i].name)))
+				*(double *)((char *)t + parts[i].off) = v;
+		p = e;
+	}
+}
+
+static void target_line(const char *p, struct sd_time *t)
+{
+	const char *sp = strchr(p, ' '), *e;
+	size_t n = sp ? (size_t)(sp - p) : 0;
+	double v;
+
+	if (!n || n >= sizeof(t->target) || strncmp(sp, " reached after ", 15))
+		return;
+	if (!sd_timespan__parse(sp + 15, &v, &e) || strncmp(e, " in userspace", 13))
+		return;
+	memcpy(t->target, p, n);
+	t->target[n] = '\0';
+	t->target_s = v;
+}
+
+bool sd_time__parse(const char *text, struct sd_time *t)
+{
+	const char *p;
+
+	memset(t, 0, sizeof(*t));
+	t->firmware_s = t->loader_s = t->kernel_s = t->initrd_s = NAN;
+	t->userspace_s = t->total_s = t->target_s = NAN;
+	if (!text || !(p = strstr(text, "Startup finished in ")))
+		return false;
+	startup_parts(p + 20, t);
+	for (p = strchr(p, '\n'); p; p = strchr(p, '\n'))
+		target_line(++p, t);
+	return true;
+}
