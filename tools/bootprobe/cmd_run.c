@@ -9,8 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define DEFAULT_TIMEOUT_S 300.0
+#define DEFAULT_KERNEL "build/guest/bzImage"
+#define DEFAULT_INITRD "build/guest/initramfs.cpio"
 
 void run__usage(FILE *out)
 {
@@ -37,10 +40,17 @@ void run__usage(FILE *out)
 "                        really boots here, else TCG with a warning)\n"
 "  -o, --results DIR     results root (default results)\n"
 "      --run-id ID       run folder name (default DATE-TIME-SCENARIO); never reused\n"
-"      --kernel FILE     guest kernel (default build/guest/bzImage)\n"
-"      --initrd FILE     guest initramfs (default build/guest/initramfs.cpio)\n"
+"      --kernel FILE     guest kernel (default build/guest/bzImage; with a\n"
+"                        scenario's image = debian, build/debian/vmlinuz)\n"
+"      --initrd FILE     guest initramfs (default build/guest/initramfs.cpio;\n"
+"                        image = debian: build/debian/initrd.img)\n"
+"      --image IMAGE     lab (our kernel, busybox /init) or debian (Debian's stock\n"
+"                        kernel, initramfs-tools and systemd on q35; make debian-image);\n"
+"                        default: the scenario's image, else lab\n"
+"      --root-image FILE image = debian: the root disk (default build/debian/root.img,\n"
+"                        opened read-only: every boot starts from the same image)\n"
 "      --qemu PATH       QEMU binary (default qemu-system-x86_64)\n"
-"      --memory MB       guest memory (default 512)\n"
+"      --memory MB       guest memory (default 512; image = debian: 2048)\n"
 "  -q, --quiet           no progress line\n"
 "      --json            print the run's manifest.json on standard output at the end\n"
 "      --dry-run         check the scenario and print every boot's kernel arguments;\n"
@@ -53,6 +63,8 @@ void run__usage(FILE *out)
 "Examples:\n"
 "  bootprobe run --boots 10 --mode sync --mode async\n"
 "  bootprobe run --scenario bench/scenarios/default.conf --jobs 2\n"
+"  bootprobe run --scenario bench/scenarios/debian.conf --boots 1\n"
+"  bootprobe run --image debian --mode sync --mode async --boots 5\n"
 "  bootprobe run --scenario bench/scenarios/default.conf --boots 1 --dry-run\n"
 "  bootprobe run --scenario bench/scenarios/default.conf --time-scale 1 --timeout 900\n"
 "  bootprobe run -m 'killable:udev.event_timeout=3 slowprobe.probe_ms=4000' -d 1\n"
@@ -72,6 +84,8 @@ static int fail(char *err, int errlen, const char *fmt, ...)
 
 enum {
 	OPT_APPEND = 256, OPT_RUN_ID, OPT_KERNEL, OPT_INITRD, OPT_QEMU, OPT_MEMORY, OPT_JSON, OPT_TIME_SCALE, OPT_DRY_RUN,
+	OPT_ROOT_IMAGE,
+	OPT_IMAGE,
 };
 
 static const struct option long_opts[] = {
@@ -88,6 +102,8 @@ static const struct option long_opts[] = {
 	{ "run-id", required_argument, NULL, OPT_RUN_ID },
 	{ "kernel", required_argument, NULL, OPT_KERNEL },
 	{ "initrd", required_argument, NULL, OPT_INITRD },
+	{ "root-image", required_argument, NULL, OPT_ROOT_IMAGE },
+	{ "image", required_argument, NULL, OPT_IMAGE },
 	{ "qemu", required_argument, NULL, OPT_QEMU },
 	{ "memory", required_argument, NULL, OPT_MEMORY },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -98,6 +114,8 @@ static const struct option long_opts[] = {
 };
 
 struct raw_opts {
+	bool memory_set;
+	const char *image;
 	const char *scenario;
 	const char *modes[MAX_MODES + 1];
 	int nr_modes;
@@ -157,6 +175,14 @@ static int parse_one(struct run_opts *o, struct raw_opts *r, int c, const char *
 	case OPT_KERNEL:
 		o->kernel = arg;
 		break;
+	case OPT_ROOT_IMAGE:
+		o->root_image = arg;
+		break;
+	case OPT_IMAGE:
+		if (strcmp(arg, "lab") && strcmp(arg, "debian"))
+			return fail(err, errlen, "--image '%s': want lab or debian", arg);
+		r->image = arg;
+		break;
 	case OPT_INITRD:
 		o->initrd = arg;
 		break;
@@ -166,6 +192,7 @@ static int parse_one(struct run_opts *o, struct raw_opts *r, int c, const char *
 	case OPT_MEMORY:
 		if (!parse_long(arg, 64, 65536, &o->memory_mb))
 			return fail(err, errlen, "--memory '%s': want MB 64..65536", arg);
+		r->memory_set = true;
 		break;
 	case 'q':
 		o->quiet = true;
@@ -180,6 +207,27 @@ static int parse_one(struct run_opts *o, struct raw_opts *r, int c, const char *
 		return fail(err, errlen, "unknown option (see bootprobe run --help)");
 	}
 	return 0;
+}
+
+/* The Debian image's files, unless given; its guest needs more memory. */
+static void apply_debian(struct run_opts *o, const struct raw_opts *r)
+{
+	if (!strcmp(o->kernel, DEFAULT_KERNEL))
+		o->kernel = "build/debian/vmlinuz";
+	if (!strcmp(o->initrd, DEFAULT_INITRD))
+		o->initrd = "build/debian/initrd.img";
+	if (!o->root_image)
+		o->root_image = "build/debian/root.img";
+	if (!r->memory_set)
+		o->memory_mb = 2048;
+}
+
+/* A root disk smaller than 64 MB (or not a regular file) is no image. */
+static bool image_too_small(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size < (64 << 20);
 }
 
 /* Options override the scenario; the scenario overrides the defaults. */
@@ -206,14 +254,22 @@ static int apply(struct run_opts *o, const struct raw_opts *r, char *err, int er
 		sc->devices = r->devices;
 	if (r->time_scale > 0)
 		sc->time_scale = r->time_scale;
+	if (r->image)
+		sc->image = strcmp(r->image, "debian") ? IMAGE_LAB : IMAGE_DEBIAN;
 	/* The overrides may have made the scenario impossible. */
-	if ((r->devices >= 0 || r->time_scale > 0) && scenario__validate(sc, err, errlen))
+	if ((r->devices >= 0 || r->time_scale > 0 || r->image) &&
+	    scenario__validate(sc, err, errlen))
 		return -1;
 	o->boots = r->boots ? r->boots : sc->boots ? sc->boots : 1;
 	o->timeout_s = r->timeout_s > 0 ? r->timeout_s : sc->timeout_s > 0 ? sc->timeout_s
 									   : DEFAULT_TIMEOUT_S;
+	if (sc->image == IMAGE_DEBIAN)
+		apply_debian(o, r);
 	if (o->dry_run)
 		return 0;
+	if (o->root_image && image_too_small(o->root_image))
+		return fail(err, errlen, "--root-image %s: missing, not a file or too small to be "
+			    "a root file system (make debian-image)", o->root_image);
 	if (!path_exists(o->kernel))
 		return fail(err, errlen, "--kernel %s: no such file (run make)", o->kernel);
 	if (!path_exists(o->initrd))
@@ -234,8 +290,8 @@ int run_opts__parse(struct run_opts *o, int argc, char **argv, char *err, int er
 	o->memory_mb = 512;
 	o->accel = "auto";
 	o->results = "results";
-	o->kernel = "build/guest/bzImage";
-	o->initrd = "build/guest/initramfs.cpio";
+	o->kernel = DEFAULT_KERNEL;
+	o->initrd = DEFAULT_INITRD;
 	o->qemu = "qemu-system-x86_64";
 	optind = 1;
 	opterr = 0;

@@ -11,6 +11,19 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+static void push_dev(struct strv *argv, const char *dev)
+{
+	strv__push(argv, "-device");
+	strv__push(argv, dev);
+}
+
+/* A 64 MB null-co block device (reads zeros, no file) named @node. */
+static void push_null_disk(struct strv *argv, const char *node)
+{
+	strv__push(argv, "-blockdev");
+	strv__pushf(argv, "driver=null-co,node-name=%s,size=%d,read-zeroes=on", node, 64 << 20);
+}
+
 /*
  * A SCSI host adapter with its disks: null-co block devices that read as
  * zeros, so no image files are needed and the partition scan finds nothing.
@@ -22,9 +35,10 @@ static void push_storage(const struct qemu_config *cfg, struct strv *argv)
 	strv__push(argv, "-device");
 	strv__push(argv, sas ? "mptsas1068,id=hba" : "virtio-scsi-pci,id=hba");
 	for (long i = 0; i < cfg->disks; i++) {
-		strv__push(argv, "-blockdev");
-		strv__pushf(argv, "driver=null-co,node-name=disk%ld,size=%d,read-zeroes=on",
-			    i, 64 << 20);
+		char node[32];
+
+		snprintf(node, sizeof(node), "disk%ld", i);
+		push_null_disk(argv, node);
 		/*
 		 * mptsas ignores an end device whose SAS address is 0, and QEMU's
 		 * SAS1068 reports the disk's wwn (default 0) as that address.
@@ -38,11 +52,50 @@ static void push_storage(const struct qemu_config *cfg, struct strv *argv)
 	}
 }
 
+/*
+ * The real-world machine: q35 with the devices of a typical PC and VM, so
+ * that udev's coldplug loads dozens of real drivers.  The root disk is
+ * opened with snapshot=on: every boot starts from the same image and
+ * writes nothing back.  The network cards sit on a hub with no uplink.
+ */
+static void push_realistic_devices(const struct qemu_config *cfg, struct strv *argv)
+{
+	static const char *const plain[] = {
+		"virtio-rng-pci", "virtio-balloon-pci", "virtio-keyboard-pci",
+		"e1000e,netdev=net1", "e1000,netdev=net2", "rtl8139,netdev=net3",
+		"qemu-xhci,id=xhci", "usb-kbd,bus=xhci.0", "usb-tablet,bus=xhci.0",
+		"usb-storage,bus=xhci.0,drive=usbdisk", "ich9-usb-ehci1,id=ehci",
+		"intel-hda,id=hda", "hda-duplex,bus=hda.0,audiodev=snd0", "AC97,audiodev=snd0",
+		"ES1370,audiodev=snd0", "bochs-display", "i6300esb", "pvpanic-pci",
+		"sdhci-pci", "sd-card,drive=sdcard", "virtio-scsi-pci,id=vscsi",
+		"scsi-hd,drive=scsidisk,bus=vscsi.0", "ide-hd,drive=satadisk,bus=ide.0",
+		"nvme,serial=bootprobe0,drive=nvmedisk", "lsi53c895a,id=lsi",
+		"scsi-hd,drive=lsidisk,bus=lsi.0", "pci-serial", "virtio-net-pci,netdev=net0",
+	};
+	static const char *const disks[] = {
+		"usbdisk", "sdcard", "scsidisk", "satadisk", "nvmedisk", "lsidisk",
+	};
+
+	strv__push(argv, "-drive");
+	strv__pushf(argv, "file=%s,if=none,id=root,format=raw,snapshot=on", cfg->root_image);
+	push_dev(argv, "virtio-blk-pci,drive=root");
+	for (size_t i = 0; i < sizeof(disks) / sizeof(disks[0]); i++)
+		push_null_disk(argv, disks[i]);
+	for (int i = 0; i < 4; i++) {
+		strv__push(argv, "-netdev");
+		strv__pushf(argv, "hubport,id=net%d,hubid=0", i);
+	}
+	strv__push(argv, "-audiodev");
+	strv__push(argv, "none,id=snd0");
+	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
+		push_dev(argv, plain[i]);
+}
+
 void qemu__build_argv(const struct qemu_config *cfg, struct strv *argv)
 {
 	strv__push(argv, cfg->qemu);
 	strv__push(argv, "-M");
-	strv__push(argv, "pc");
+	strv__push(argv, cfg->root_image ? "q35" : "pc");
 	strv__push(argv, "-accel");
 	if (!strcmp(cfg->accel, "kvm"))
 		strv__push(argv, "kvm");
@@ -63,10 +116,10 @@ void qemu__build_argv(const struct qemu_config *cfg, struct strv *argv)
 	strv__push(argv, "-initrd");
 	strv__push(argv, cfg->initrd);
 	strv__push(argv, "-append");
-	if (cfg->kernel_args && *cfg->kernel_args)
-		strv__pushf(argv, "%s %s", KERNEL_BASE_ARGS, cfg->kernel_args);
-	else
-		strv__push(argv, KERNEL_BASE_ARGS);
+	strv__pushf(argv, "%s%s%s%s", KERNEL_BASE_ARGS,
+		    cfg->root_image ? " " DEBIAN_BASE_ARGS : "",
+		    cfg->kernel_args && *cfg->kernel_args ? " " : "",
+		    cfg->kernel_args ? cfg->kernel_args : "");
 	strv__push(argv, "-chardev");
 	strv__pushf(argv, "file,id=console,path=%s", cfg->console_path);
 	strv__push(argv, "-serial");
@@ -84,6 +137,8 @@ void qemu__build_argv(const struct qemu_config *cfg, struct strv *argv)
 	}
 	if (cfg->controller)
 		push_storage(cfg, argv);
+	if (cfg->root_image)
+		push_realistic_devices(cfg, argv);
 }
 
 pid_t qemu__spawn(const struct strv *argv, const char *log_path)

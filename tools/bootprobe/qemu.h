@@ -14,10 +14,18 @@
  */
 #define KERNEL_BASE_ARGS "console=ttyS0 panic=-1 printk.devkmsg=on"
 
+/*
+ * The real-world machine's extra arguments: the root file system on the
+ * first virtio disk, and the guest reboots (ending QEMU) once its trace is
+ * out (bootprobe-finish.service reads bootprobe.reboot=1).
+ */
+#define DEBIAN_BASE_ARGS "root=/dev/vda ro bootprobe.reboot=1"
+
 struct qemu_config {
 	const char *qemu;		/* binary, e.g. qemu-system-x86_64 */
 	const char *kernel;		/* bzImage */
 	const char *initrd;
+	const char *root_image;		/* real-world machine: its root disk, else NULL */
 	const char *accel;		/* "tcg" or "kvm" */
 	long memory_mb;
 	long devices;			/* edu devices for slowprobe */

@@ -10,6 +10,7 @@
  *       boot.json         mode, outcome, exit status, wall time
  */
 #define _GNU_SOURCE
+#include "boot.h"
 #include "runner.h"
 #include "util.h"
 
@@ -77,6 +78,8 @@ int results__write_boot(const struct run *run, const struct boot *b,
 	add_str(o, "started_at", b->started_at);
 	add_str(o, "accel", run->accel);
 	add_str(o, "kernel_cmdline", kernel_args);
+	if (run->image_info)
+		add_str(o, "kernel_release", jstr(run->image_info, "kernel_release"));
 	add_str(o, "qemu_cmdline", qemu_cmdline);
 	json_object_object_add(o, "devices",
 			       json_object_new_int(mode__devices(&run->opts->sc, m)));
@@ -179,6 +182,10 @@ int results__write_manifest(const struct run *run)
 	add_str(o, "scenario_file", opts->sc.path);
 	json_object_object_add(o, "time_scale", json_object_new_double(opts->sc.time_scale));
 	add_str(o, "controller", opts->sc.controller);
+	add_str(o, "image", guest_image__name(opts->sc.image));
+	add_str(o, "root_image", opts->root_image);
+	if (run->image_info)
+		json_object_object_add(o, "image_info", json_object_get(run->image_info));
 	add_str(o, "baseline", opts->sc.baseline);
 	json_object_object_add(o, "host", host__json());
 	add_str(o, "qemu_version", run->qemu_version);

@@ -9,10 +9,12 @@
 #define _GNU_SOURCE
 #include "runner.h"
 #include "accel.h"
+#include "boot.h"
 #include "qemu.h"
 #include "util.h"
 
 #include <errno.h>
+#include <json-c/json.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -51,13 +53,18 @@ void run__print_plan(const struct run *run, FILE *out)
 		sc->name, sc->nr_modes, opts->boots, sc->time_scale, opts->timeout_s);
 	if (sc->controller)
 		fprintf(out, ", %s with %ld disks", sc->controller, sc->disks);
+	if (sc->image == IMAGE_DEBIAN)
+		fprintf(out, ", image debian (%s, %s)", opts->kernel, opts->root_image);
 	fputc('\n', out);
 	for (int i = 0; i < run->nr_boots; i++) {
 		const struct boot *b = &run->boots[i];
 		const struct mode *m = &sc->modes[b->mode];
 		char *args = mode__kernel_args(sc, m, b->index);
 
-		fprintf(out, "%s: %ld edu devices; %s\n", b->name, mode__devices(sc, m), args);
+		if (sc->image == IMAGE_DEBIAN)
+			fprintf(out, "%s: %s\n", b->name, *args ? args : "(no mode arguments)");
+		else
+			fprintf(out, "%s: %ld edu devices; %s\n", b->name, mode__devices(sc, m), args);
 		free(args);
 	}
 }
@@ -74,6 +81,7 @@ void run__free(struct run *run)
 	free(run->qemu_version);
 	free(run->build_hash);
 	free(run->guest_args);
+	json_object_put(run->image_info);
 	memset(run, 0, sizeof(*run));
 }
 
@@ -138,6 +146,7 @@ static int boot__start(struct run *run, struct boot *b)
 				      : xstrdup(mode_args);
 	struct qemu_config cfg = {
 		.qemu = opts->qemu, .kernel = opts->kernel, .initrd = opts->initrd,
+		.root_image = opts->root_image,
 		.accel = run->accel, .memory_mb = opts->memory_mb,
 		.devices = mode__devices(&opts->sc, m), .kernel_args = args,
 		.controller = opts->sc.controller, .disks = opts->sc.disks,
@@ -204,6 +213,22 @@ static void progress(struct run *run, const struct boot *last)
 		tty && run->nr_finished < run->nr_boots ? "" : "\n");
 }
 
+/*
+ * What the guest sent for humans (systemd-analyze's output) becomes files
+ * of the boot folder, read through the one event-stream reader.
+ */
+static void boot__save_attachments(const struct boot *b)
+{
+	char err[256];
+	struct boot_data *bd = boot_data__load(b->dir, err, sizeof(err));
+	int n = bd ? boot_data__save_attachments(bd) : 0;
+
+	if (n < 0)
+		fprintf(stderr, "bootprobe: boot %s: cannot write its systemd-analyze files: %s\n",
+			b->name, strerror(-n));
+	boot_data__free(bd);
+}
+
 /* Classify, write the boot's files, then name it in the manifest. */
 static void boot__finish(struct run *run, struct boot *b, int status)
 {
@@ -225,6 +250,8 @@ static void boot__finish(struct run *run, struct boot *b, int status)
 		cmdline[strcspn(cmdline, "\n")] = '\0';
 	if (results__write_boot(run, b, cmdline, args))
 		fprintf(stderr, "bootprobe: boot %s: cannot write boot.json\n", b->name);
+	else if (opts->root_image)
+		boot__save_attachments(b);
 	run->nr_finished++;
 	if (results__write_manifest(run))
 		fprintf(stderr, "bootprobe: %s/manifest.json: cannot write\n", run->dir);
@@ -366,6 +393,22 @@ static int run__loop(struct run *run, int sfd)
 	return err;
 }
 
+/* The Debian image's exact versions, published next to its kernel. */
+static int run__load_image_info(struct run *run)
+{
+	char *path = sibling_path(run->opts->kernel, "image.json");
+
+	run->image_info = json_object_from_file(path);
+	if (!run->image_info || !json_object_is_type(run->image_info, json_type_object) ||
+	    !*jstr(run->image_info, "kernel_release")) {
+		fprintf(stderr, "bootprobe: %s: missing or damaged (make debian-image)\n", path);
+		free(path);
+		return -1;
+	}
+	free(path);
+	return 0;
+}
+
 int run__execute(struct run *run)
 {
 	sigset_t old;
@@ -376,6 +419,8 @@ int run__execute(struct run *run)
 	/* Published next to the bzImage and the initramfs by the build. */
 	run->build_hash = read_sibling_line(run->opts->kernel, "build-hash");
 	run->guest_args = read_sibling_line(run->opts->initrd, "boot-args");
+	if (run->opts->root_image && run__load_image_info(run))
+		return -ENOENT;
 	if (!run->guest_args)
 		run->guest_args = xstrdup("");
 	run->qemu_version = qemu__version(run->opts->qemu);

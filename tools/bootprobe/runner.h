@@ -9,6 +9,8 @@
 #include <sys/types.h>
 
 #include "outcome.h"
+
+struct json_object;
 #include "scenario.h"
 
 struct run_opts {
@@ -22,6 +24,7 @@ struct run_opts {
 	const char *run_id;	/* NULL: generated */
 	const char *kernel;
 	const char *initrd;
+	const char *root_image;	/* the Debian image's root disk, else NULL */
 	const char *qemu;
 	bool quiet;
 	bool json;		/* print the manifest on stdout at the end */
@@ -54,6 +57,7 @@ struct run {
 	char *qemu_version;
 	char *build_hash;
 	char *guest_args;	/* from boot-args next to the initrd, or "" */
+	struct json_object *image_info;	/* image = debian: image.json, exact versions */
 	char started_at[32];
 	char ended_at[32];
 	uint64_t start_ns;

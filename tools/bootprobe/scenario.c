@@ -21,6 +21,11 @@ void scenario__init(struct scenario *sc)
 	sc->fw_wait_ms = -1;
 }
 
+const char *guest_image__name(enum guest_image image)
+{
+	return image == IMAGE_DEBIAN ? "debian" : "lab";
+}
+
 static void mode__free(struct mode *m)
 {
 	free(m->name);
@@ -315,6 +320,20 @@ static int set_name(char **dst, const char *key, const char *val, char *err, int
 	return 0;
 }
 
+static int set_image(struct scenario *sc, const char *val, int line, char *err, int errlen)
+{
+	if (!strcmp(val, "lab")) {
+		sc->image = IMAGE_LAB;
+	} else if (!strcmp(val, "debian")) {
+		sc->image = IMAGE_DEBIAN;
+	} else {
+		seterr(err, errlen, "image '%s': want lab or debian", val);
+		return -1;
+	}
+	sc->line_image = line;
+	return 0;
+}
+
 static int set_controller(struct scenario *sc, const char *val, int line, char *err, int errlen)
 {
 	if (!controller__max_disks(val)) {
@@ -383,6 +402,8 @@ static int scenario__set(struct scenario *sc, const char *key, const char *val, 
 		return rc;
 	if (!strcmp(key, "name")) {
 		return set_name(&sc->name, key, val, err, errlen);
+	} else if (!strcmp(key, "image")) {
+		return set_image(sc, val, line, err, errlen);
 	} else if (!strcmp(key, "cmdline")) {
 		free(sc->cmdline);
 		sc->cmdline = xstrdup(val);
@@ -407,7 +428,7 @@ static int scenario__set(struct scenario *sc, const char *key, const char *val, 
 			return -1;
 		}
 	} else {
-		seterr(err, errlen, "unknown key '%s' in [scenario] (name, cmdline, boots, timeout, "
+		seterr(err, errlen, "unknown key '%s' in [scenario] (name, image, cmdline, boots, timeout, "
 		       "time_scale, baseline, devices, probe_ms, kthread_at_ms, nthreads, fw_wait_ms, "
 		       "seed, driver, controller, disks)", key);
 		return -1;
@@ -683,9 +704,36 @@ static int validate_mode(const struct scenario *sc, const struct mode *m, char *
 	return 0;
 }
 
+/*
+ * The Debian image is the stock kernel with its own initramfs and systemd:
+ * no slowprobe, no kill-policy knob of our series, no /init of ours to
+ * write udev.conf or rules files.
+ */
+static int validate_image(const struct scenario *sc, char *err, int errlen)
+{
+	if (sc->image != IMAGE_DEBIAN)
+		return 0;
+	if (max_devices(sc))
+		return verr(sc, sc->line_image, err, errlen, "image debian: slowprobe devices "
+			    "need the lab image (devices = 0 here)");
+	if (sc->controller)
+		return verr(sc, sc->line_image, err, errlen, "image debian: its machine has its "
+			    "own storage; controller is for the lab image");
+	for (int i = 0; i < sc->nr_modes; i++) {
+		const struct mode *m = &sc->modes[i];
+
+		if (m->kill_policy || m->conf_event_timeout || m->rules_event_timeout)
+			return verr(sc, m->line, err, errlen, "mode '%s': image debian has no %s "
+				    "(the stock kernel and its own initramfs)", m->name,
+				    m->kill_policy ? "kill_policy" : "udev.conf or rules writer");
+	}
+	return 0;
+}
+
 int scenario__validate(const struct scenario *sc, char *err, int errlen)
 {
-	if (validate_fleet(sc, err, errlen) || validate_storage(sc, err, errlen))
+	if (validate_fleet(sc, err, errlen) || validate_storage(sc, err, errlen) ||
+	    validate_image(sc, err, errlen))
 		return -1;
 	if (sc->baseline && !scenario__find_mode((struct scenario *)sc, sc->baseline))
 		return verr(sc, sc->line_baseline, err, errlen, "baseline '%s': no such mode",

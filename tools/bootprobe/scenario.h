@@ -48,6 +48,12 @@ struct mode {
 	int line_event_timeout;
 };
 
+/* The guest a scenario boots. */
+enum guest_image {
+	IMAGE_LAB,	/* our patched tinyconfig kernel, busybox /init, slowprobe */
+	IMAGE_DEBIAN,	/* Debian's stock kernel, initramfs-tools, systemd (q35) */
+};
+
 struct scenario {
 	char *name;
 	char *path;		/* file it came from, or NULL */
@@ -64,6 +70,8 @@ struct scenario {
 	char *driver;		/* the module async_probe=1 is given to */
 	char *baseline;		/* the mode others are compared with, NULL = sync or first */
 	int line_baseline;
+	enum guest_image image;
+	int line_image;
 	char *controller;	/* real storage: mptsas1068 or virtio-scsi, or NULL */
 	long disks;
 	int line_controller, line_disks, line_fw_wait;
@@ -72,6 +80,8 @@ struct scenario {
 };
 
 void scenario__init(struct scenario *sc);
+/* "lab" or "debian". */
+const char *guest_image__name(enum guest_image image);
 void scenario__free(struct scenario *sc);
 
 /*

@@ -253,16 +253,23 @@ FILE *fopen_in(const char *dir, const char *name, const char *who)
 	return f;
 }
 
-char *read_sibling_line(const char *path, const char *name)
+char *sibling_path(const char *path, const char *name)
 {
-	char *dir = xstrdup(path), *slash = strrchr(dir, '/'), *file, *text;
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/'), *file;
 
 	if (slash)
 		*slash = '\0';
 	file = xasprintf("%s/%s", slash ? dir : ".", name);
+	free(dir);
+	return file;
+}
+
+char *read_sibling_line(const char *path, const char *name)
+{
+	char *file = sibling_path(path, name), *text;
+
 	text = read_file(file, NULL);
 	free(file);
-	free(dir);
 	if (text)
 		text[strcspn(text, "\n")] = '\0';
 	return text;

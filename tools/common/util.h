@@ -36,6 +36,8 @@ int write_file_atomic(const char *path, const void *data, size_t len);
 bool path_exists(const char *path);
 /* fopen(DIR/NAME, "w"); NULL after a message naming the file, from @who. */
 FILE *fopen_in(const char *dir, const char *name, const char *who);
+/* @name in the folder of @path (which need not exist); caller frees. */
+char *sibling_path(const char *path, const char *name);
 /* First line of the file NAME in the folder holding PATH, or NULL. */
 char *read_sibling_line(const char *path, const char *name);
 
