@@ -1,8 +1,10 @@
 # bootprobe: boot-time driver probe latency and killed-probe diagnosis.
 #
-#   make            build everything into build/ (installs missing packages)
+#   make            build everything into build/, the Debian guest image too (installs missing packages)
 #   make bench      the default benchmark (the 2014 story, time-scaled), report in results/latest
 #   make bench-real the real drivers: mptsas (SAS1068) and virtio-scsi, sync vs async_probe=1
+#   make bench-debian Debian's stock kernel, initramfs and systemd: sync vs async probing
+#   make debian-image the Debian guest image (cached outside the repo, like the kernel)
 #   make check      every test: unit, patch style, guest boots; ends "N passed, N failed"
 #   make V=1        show the commands
 .DELETE_ON_ERROR:
@@ -32,11 +34,11 @@ endif
 
 DEPS_STAMP := $(BUILD)/.deps-ok
 
-.PHONY: FORCE all deps kernel guest check check-unit check-patches check-style clean bench bench-2014 bench-real help
-all: $(BIN)/bootprobe $(PROBETRACE) guest
+.PHONY: FORCE all deps kernel guest debian-image check check-unit check-patches check-style clean bench bench-2014 bench-real bench-debian help
+all: $(BIN)/bootprobe $(PROBETRACE) guest debian-image
 
 help:
-	@sed -n '2,7p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,9p' Makefile | sed 's/^# \{0,1\}//'
 
 # ---- packages -------------------------------------------------------------
 deps:
@@ -95,6 +97,20 @@ $(GUEST)/boot-args: $(PROBETRACE)
 
 guest: $(GUEST)/initramfs.cpio $(GUEST)/boot-args
 
+# ---- the real-world guest: Debian's kernel, initramfs-tools, systemd -----------
+# The collector as a Debian package, installed into a Debian 12 root made by
+# mmdebstrap; tools/debian/ caches the root and the image outside the repo,
+# keyed by the package versions and the collector package.
+DEBIAN     := $(BUILD)/debian
+DEBIAN_DEB := $(DEBIAN)/bootprobe-collector.deb
+$(DEBIAN_DEB): tools/debian/mkdeb.sh $(wildcard tools/debian/collector/*) $(PROBETRACE)
+	$(call msg,DEB,$@)
+	$(Q)tools/debian/mkdeb.sh $(PROBETRACE) $@
+
+# The script decides from its cache key whether anything is rebuilt.
+debian-image: $(DEBIAN_DEB) $(GUEST)/boot-args | $(DEPS_STAMP)
+	$(Q)tools/debian/mkimage.sh $(DEBIAN) $(DEBIAN_DEB) $(GUEST)/boot-args
+
 # ---- fuzzing (libFuzzer, clang) ------------------------------------------------
 FUZZ_SRCS := tools/common/util.c tools/bootprobe/boot.c tools/bootprobe/analyze.c \
 	     tools/bootprobe/scenario.c tools/bootprobe/stats.c
@@ -145,6 +161,9 @@ bench: all
 
 bench-2014: all
 	$(Q)bench/run.sh bench/scenarios/default.conf 2014 -- --time-scale 1 --boots 1 --timeout 1200
+
+bench-debian: all
+	$(Q)bench/run.sh bench/scenarios/debian.conf
 
 bench-real: all
 	$(Q)bench/run.sh bench/scenarios/mptsas.conf

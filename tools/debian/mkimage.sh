@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# The real-world guest image: the Debian base root (base-root.sh) with the
+# bootprobe-collector package installed the way a user installs it (dpkg -i,
+# whose trigger makes Debian's own update-initramfs rebuild the initrd), then
+# an ext4 disk image made from the folder with mke2fs -d (no loop mounts).
+#
+# Cached under a key of the base root and the package; OUT gets links to
+# vmlinuz, initrd.img and root.img, plus image.json (the exact versions),
+# build-hash (the image key) and boot-args (the collector's boot-time trace).
+#
+# usage: tools/debian/mkimage.sh OUT_DIR COLLECTOR.deb BOOT_ARGS_FILE
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+out=${1:?usage: mkimage.sh OUT_DIR COLLECTOR.deb BOOT_ARGS_FILE}
+deb=${2:?usage: mkimage.sh OUT_DIR COLLECTOR.deb BOOT_ARGS_FILE}
+boot_args=${3:?usage: mkimage.sh OUT_DIR COLLECTOR.deb BOOT_ARGS_FILE}
+cache=${BOOTPROBE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bootprobe}
+# Bump when the way the image is made changes (not its inputs).
+recipe=2
+
+die() { echo "debian-image: $*" >&2; exit 1; }
+log() { echo "  DEBIAN  $*" >&2; }
+
+[ -r "$deb" ] || die "$deb: missing (make debian-image builds it)"
+command -v mke2fs >/dev/null || die "mke2fs: not installed (make deps)"
+
+base_tar=$("$top/tools/debian/base-root.sh")
+base_key=$(basename "$(dirname "$base_tar")")
+key=$({ echo "recipe $recipe $base_key"; sha256sum <"$deb"; } | sha256sum | cut -c1-16)
+dir=$cache/debian/image-$key
+
+build_image() {
+	local work root start=$SECONDS kver size_mb
+	work=$(mktemp -d "$cache/debian/work.XXXXXX")
+	# shellcheck disable=SC2064
+	trap "rm -rf '$work'" EXIT
+	root=$work/root
+	mkdir -p "$root"
+	log "unpacking the base root $base_key"
+	tar -xf "$base_tar" -C "$root"
+	cp "$deb" "$root/tmp/bootprobe-collector.deb"
+	log "dpkg -i bootprobe-collector (its trigger runs update-initramfs)"
+	chroot "$root" dpkg -i /tmp/bootprobe-collector.deb >"$work/dpkg.log" 2>&1 ||
+		{ cat "$work/dpkg.log" >&2; die "dpkg -i bootprobe-collector failed in the image"; }
+	rm -f "$root/tmp/bootprobe-collector.deb"
+	# The boot ends at multi-user.target (graphical.target adds nothing here).
+	ln -sfn /lib/systemd/system/multi-user.target "$root/etc/systemd/system/default.target"
+	grep -q 'update-initramfs' "$work/dpkg.log" ||
+		die "installing bootprobe-collector did not run update-initramfs (see $work/dpkg.log)"
+	kver=$(cd "$root/boot" && ls vmlinuz-* | sed 's/^vmlinuz-//' | sort -V | tail -1)
+	[ -n "$kver" ] || die "the base root has no /boot/vmlinuz-*"
+	[ -s "$root/boot/initrd.img-$kver" ] || die "no initrd.img-$kver after update-initramfs"
+	mkdir -p "$dir.tmp"
+	cp "$root/boot/vmlinuz-$kver" "$dir.tmp/vmlinuz"
+	cp "$root/boot/initrd.img-$kver" "$dir.tmp/initrd.img"
+	awk '/^Package:/ { p = $2 } /^Version:/ { print p, $2 }' "$root/var/lib/dpkg/status" |
+		sort >"$dir.tmp/packages.txt"
+	size_mb=$(( $(du -sm "$root" | cut -f1) * 3 / 2 + 256 ))
+	log "mke2fs -d: ${size_mb} MB ext4 root image"
+	mke2fs -q -t ext4 -L bootprobe-root -d "$root" "$dir.tmp/root.img" "${size_mb}M" \
+		>"$work/mke2fs.log" 2>&1 || { cat "$work/mke2fs.log" >&2; false; } ||
+		die "mke2fs -d $root failed"
+	write_image_json "$dir.tmp" "$kver"
+	rm -rf "$dir"
+	mv "$dir.tmp" "$dir"
+	touch "$dir/done"
+	log "image $key in $((SECONDS - start)) s (kernel $kver, initrd $(du -m "$dir/initrd.img" | cut -f1) MB)"
+}
+
+# What the manifest records about the guest: exact versions, keys.
+write_image_json() {
+	local d=$1 kver=$2
+	ver() { awk -v p="$1" '$1 == p { print $2 }' "$d/packages.txt"; }
+	jq -n --arg image debian --arg key "$key" --arg base "$base_key" \
+		--arg kernel "$kver" --arg kpkg "$(ver "linux-image-$kver")" \
+		--arg systemd "$(ver systemd)" --arg udev "$(ver udev)" \
+		--arg initramfs "$(ver initramfs-tools)" --arg kmod "$(ver kmod)" \
+		--arg collector "$(ver bootprobe-collector)" \
+		'{image: $image, image_key: $key, base_key: $base, kernel_release: $kernel,
+		  packages: {("linux-image-" + $kernel): $kpkg, systemd: $systemd, udev: $udev,
+			     "initramfs-tools": $initramfs, kmod: $kmod,
+			     "bootprobe-collector": $collector}}' >"$d/image.json"
+}
+
+if [ -e "$dir/done" ]; then
+	log "cached image $key"
+else
+	rm -rf "$dir.tmp"
+	build_image
+	# Keep the newest two images (about 1.5 GB each, sparse).
+	ls -1dt "$cache"/debian/image-*/ 2>/dev/null | tail -n +3 | xargs -r rm -rf
+fi
+touch "$dir"
+mkdir -p "$out"
+for f in vmlinuz initrd.img root.img image.json packages.txt; do
+	ln -sfn "$dir/$f" "$out/$f"
+done
+echo "$key" >"$out/build-hash.tmp" && mv "$out/build-hash.tmp" "$out/build-hash"
+cp "$boot_args" "$out/boot-args"
