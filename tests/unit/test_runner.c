@@ -105,6 +105,34 @@ static void command_line(void)
 	strv__free(&argv);
 }
 
+/* The Debian machine, and paths with commas, which QEMU's option lists double. */
+static void command_line_debian(void)
+{
+	struct qemu_config cfg = {
+		.qemu = "qemu-system-x86_64", .kernel = "k", .initrd = "i", .accel = "tcg",
+		.memory_mb = 2048, .root_image = "/img/a,b.img",
+		.console_path = "/r,1/console.log", .events_path = "/r,1/events.jsonl",
+	};
+	struct strv argv = { 0 };
+	int devices = 0;
+	char *line;
+
+	qemu__build_argv(&cfg, &argv);
+	line = strv__join_quoted(&argv);
+	for (size_t i = 0; i < argv.n; i++)
+		devices += !strcmp(argv.v[i], "-device");
+	CHECK(strstr(line, "-M q35") != NULL, "the realistic machine is q35");
+	CHECK(devices >= 25, "a PC's and a VM's devices, %d of them", devices);
+	CHECK(strstr(line, "file=/img/a,,b.img,if=none,id=root,format=raw,snapshot=on") != NULL,
+	      "the root image is opened snapshot=on, a comma in its path doubled");
+	CHECK(strstr(line, "path=/r,,1/console.log") && strstr(line, "path=/r,,1/events.jsonl"),
+	      "commas in the console and events paths are doubled");
+	CHECK(strstr(line, "root=/dev/vda ro bootprobe.reboot=1") != NULL,
+	      "the kernel mounts the first virtio disk and the guest reboots at the end");
+	free(line);
+	strv__free(&argv);
+}
+
 static struct json_object *load_json(const char *path)
 {
 	struct json_object *o = json_object_from_file(path);
@@ -179,6 +207,7 @@ int main(void)
 	write_file_atomic(initrd, "i", 1);
 	arguments();
 	command_line();
+	command_line_debian();
 	result_files();
 	{
 		char *cmd = xasprintf("rm -rf '%s'", tmpdir);

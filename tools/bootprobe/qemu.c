@@ -11,6 +11,32 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+/*
+ * @s as a value in a QEMU option list ("file=VALUE,if=none"): a comma
+ * would start the next option, so it is doubled.  The caller frees.
+ */
+static char *qemu_opt_value(const char *s)
+{
+	char *out = xmalloc(strlen(s) * 2 + 1), *o = out;
+
+	for (; *s; s++) {
+		*o++ = *s;
+		if (*s == ',')
+			*o++ = ',';
+	}
+	*o = '\0';
+	return out;
+}
+
+/* @fmt with one %s, filled with @path escaped for an option list. */
+static void push_opt_path(struct strv *argv, const char *fmt, const char *path)
+{
+	char *v = qemu_opt_value(path);
+
+	strv__pushf(argv, fmt, v);
+	free(v);
+}
+
 static void push_dev(struct strv *argv, const char *dev)
 {
 	strv__push(argv, "-device");
@@ -77,7 +103,7 @@ static void push_realistic_devices(const struct qemu_config *cfg, struct strv *a
 	};
 
 	strv__push(argv, "-drive");
-	strv__pushf(argv, "file=%s,if=none,id=root,format=raw,snapshot=on", cfg->root_image);
+	push_opt_path(argv, "file=%s,if=none,id=root,format=raw,snapshot=on", cfg->root_image);
 	push_dev(argv, "virtio-blk-pci,drive=root");
 	for (size_t i = 0; i < sizeof(disks) / sizeof(disks[0]); i++)
 		push_null_disk(argv, disks[i]);
@@ -121,14 +147,14 @@ void qemu__build_argv(const struct qemu_config *cfg, struct strv *argv)
 		    cfg->kernel_args && *cfg->kernel_args ? " " : "",
 		    cfg->kernel_args ? cfg->kernel_args : "");
 	strv__push(argv, "-chardev");
-	strv__pushf(argv, "file,id=console,path=%s", cfg->console_path);
+	push_opt_path(argv, "file,id=console,path=%s", cfg->console_path);
 	strv__push(argv, "-serial");
 	strv__push(argv, "chardev:console");
 	/* Events travel on their own port, never mixed into the console. */
 	strv__push(argv, "-device");
 	strv__push(argv, "virtio-serial-pci,id=vser");
 	strv__push(argv, "-chardev");
-	strv__pushf(argv, "file,id=events,path=%s", cfg->events_path);
+	push_opt_path(argv, "file,id=events,path=%s", cfg->events_path);
 	strv__push(argv, "-device");
 	strv__push(argv, "virtserialport,bus=vser.0,chardev=events,name=org.bootprobe.events");
 	for (long i = 0; i < cfg->devices; i++) {
