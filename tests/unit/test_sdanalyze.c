@@ -51,8 +51,32 @@ static void not_finished(void)
 	CHECK(!sd_time__parse(NULL, &t), "no text gives no times");
 }
 
+static void blame(void)
+{
+	const char *text = "7.752s dev-vda.device\n"
+			   "1min 4.406s systemd-journald.service\n"
+			   "  476ms sys-subsystem-net-devices-eth0.device\n"
+			   "3.729s dev-vda1.device\n";
+	char unit[96];
+
+	CHECK(near(sd_blame__unit(text, "dev-vda.device"), 7.752), "a unit's blame time is read");
+	CHECK(near(sd_blame__unit(text, "systemd-journald.service"), 64.406),
+	      "a span in minutes and seconds is read whole");
+	CHECK(near(sd_blame__unit(text, "sys-subsystem-net-devices-eth0.device"), 0.476),
+	      "a line indented by blame's alignment is read");
+	CHECK(isnan(sd_blame__unit(text, "dev-vd.device")), "a unit is matched whole, not by prefix");
+	CHECK(sd_device_unit("block", "nvme0n1", unit, sizeof(unit)) &&
+	      !strcmp(unit, "dev-nvme0n1.device"), "a disk's unit is dev-NAME.device");
+	CHECK(sd_device_unit("net", "eth0", unit, sizeof(unit)) &&
+	      !strcmp(unit, "sys-subsystem-net-devices-eth0.device"),
+	      "an interface's unit is sys-subsystem-net-devices-NAME.device");
+	CHECK(!sd_device_unit("block", "dm-0", unit, sizeof(unit)),
+	      "a name systemd would escape is not looked up");
+}
+
 int main(void)
 {
+	blame();
 	spans();
 	startup_line();
 	not_finished();

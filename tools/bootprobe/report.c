@@ -532,8 +532,13 @@ static void md_devnode_row(FILE *f, const struct run_data *r, const struct devno
 			continue;
 		}
 		fmt(med, sizeof(med), e->s.n ? e->s.median : NAN);
-		fprintf(f, " %s (%d of %d boots%s) |", med, e->boots, m->event_boots,
+		fprintf(f, " %s (%d of %d boots%s)", med, e->boots, m->event_boots,
 			e->ref && !strcmp(e->ref, "probe end") ? ", from probe end" : "");
+		if (e->unit_sum.n) {
+			fmt(med, sizeof(med), e->unit_sum.median);
+			fprintf(f, "; systemd waited %s", med);
+		}
+		fprintf(f, " |");
 	}
 	fprintf(f, "\n");
 	free(name);
@@ -578,7 +583,10 @@ static void md_readiness(FILE *f, const struct run_data *r)
 		"interface hangs off (or that device's probe end, where no module load is known) "
 		"to the disk's or interface's registration (`device_add_disk()`, "
 		"`register_netdevice()`); 0 when it registered first. Median (s), with the ok "
-		"boots it appeared in.\n\n| device | kind | made by the probe of |");
+		"boots it appeared in; then, where `systemd-analyze blame` lists the device's "
+		"unit (`dev-NAME.device`, `sys-subsystem-net-devices-NAME.device`), how long "
+		"systemd waited for it (median s; only a device some unit needs, such as the "
+		"root disk of /etc/fstab, has a job there): where boot units waited on a probe.\n\n| device | kind | made by the probe of |");
 	for (int i = 0; i < r->nr_modes; i++) {
 		char *name = md_str(r->modes[i].name);
 

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "rundata.h"
 #include "drivers.h"
+#include "sdanalyze.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -140,8 +141,10 @@ static void mode_stats__free(struct mode_stats *m)
 	for (int i = 0; i < PS_COUNT; i++)
 		for (int k = 0; k < PH_COUNT; k++)
 			free(m->phase[i][k]);
-	for (int i = 0; i < m->nr_devnodes; i++)
+	for (int i = 0; i < m->nr_devnodes; i++) {
 		free(m->devnodes[i].gap_s);
+		free(m->devnodes[i].unit_s);
+	}
 	free(m->devnodes);
 	free(m->whatif);
 	free(m->udev_ignored);
@@ -378,12 +381,16 @@ static struct devnode_stats *mode__devnode(struct mode_stats *m, const struct de
 	snprintf(s->name, sizeof(s->name), "%s", d->name);
 	snprintf(s->kind, sizeof(s->kind), "%s", d->kind);
 	snprintf(s->driver, sizeof(s->driver), "%s", d->bound_driver);
+	if (!sd_device_unit(d->kind, d->name, s->unit, sizeof(s->unit)))
+		*s->unit = '\0';
 	return s;
 }
 
 /* Ok boot @b's disks and interfaces that registered, with their gaps. */
 static void mode__add_devnodes(struct mode_stats *m, const struct boot_data *b)
 {
+	const char *blame = boot_data__attachment(b, SD_ANALYZE_BLAME);
+
 	for (int i = 0; i < b->nr_devnodes; i++) {
 		const struct devnode *d = &b->devnodes[i];
 		struct devnode_stats *s;
@@ -395,6 +402,9 @@ static void mode__add_devnodes(struct mode_stats *m, const struct boot_data *b)
 		s->boots++;
 		devnode__gap(b, d, &g);
 		push_value(&s->gap_s, &s->n, g.gap_s);
+		/* How long systemd's job for its .device unit waited (blame). */
+		if (*s->unit && blame)
+			push_value(&s->unit_s, &s->nr_unit, sd_blame__unit(blame, s->unit));
 		if (g.ref)
 			s->ref = g.ref;
 	}
@@ -488,8 +498,12 @@ void run_data__analyze(struct run_data *r)
 		for (int s = 0; s < PS_COUNT; s++)
 			for (int k = 0; k < PH_COUNT; k++)
 				stats_summarize(m->phase[s][k], m->nr_phase[s][k], &m->phase_s[s][k]);
-		for (int k = 0; k < m->nr_devnodes; k++)
-			stats_summarize(m->devnodes[k].gap_s, m->devnodes[k].n, &m->devnodes[k].s);
+		for (int k = 0; k < m->nr_devnodes; k++) {
+			struct devnode_stats *d = &m->devnodes[k];
+
+			stats_summarize(d->gap_s, d->n, &d->s);
+			stats_summarize(d->unit_s, d->nr_unit, &d->unit_sum);
+		}
 		stats_summarize(m->whatif, m->nr_whatif, &m->whatif_s);
 		stats_summarize(m->eff_longest, m->nr_eff_longest, &m->eff_longest_s);
 		stats_summarize(m->eff_sum, m->nr_eff_sum, &m->eff_sum_s);
@@ -591,6 +605,10 @@ static json_object *mode__devnodes_json(const struct mode_stats *m)
 		json_object_object_add(o, "boots", json_object_new_int(d->boots));
 		json_object_object_add(o, "gap_from", d->ref ? json_object_new_string(d->ref) : NULL);
 		json_object_object_add(o, "readiness_gap_s", summary__json(&d->s));
+		if (d->nr_unit) {
+			json_object_object_add(o, "systemd_unit", json_object_new_string(d->unit));
+			json_object_object_add(o, "systemd_blame_s", summary__json(&d->unit_sum));
+		}
 		json_object_array_add(a, o);
 	}
 	return a;

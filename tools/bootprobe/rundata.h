@@ -42,6 +42,10 @@ struct devnode_stats {
 	size_t n;
 	struct summary s;
 	const char *ref;		/* what the gap is measured from (devnode__gap) */
+	char unit[128];			/* its systemd device unit, "" if not named */
+	double *unit_s;			/* that unit's time in systemd-analyze blame */
+	size_t nr_unit;
+	struct summary unit_sum;
 };
 
 /* One driver + device pair over a mode's ok boots with an event stream. */

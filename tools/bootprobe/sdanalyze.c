@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -122,4 +123,34 @@ bool sd_time__parse(const char *text, struct sd_time *t)
 	for (p = strchr(p, '\n'); p; p = strchr(p, '\n'))
 		target_line(++p, t);
 	return true;
+}
+
+double sd_blame__unit(const char *text, const char *unit)
+{
+	size_t n = strlen(unit);
+	const char *line, *e;
+	double v;
+
+	for (line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		if (!sd_timespan__parse(line, &v, &e) || *e != ' ')
+			continue;
+		while (*e == ' ')
+			e++;
+		if (!strncmp(e, unit, n) && (e[n] == '\n' || e[n] == '\0' || e[n] == ' '))
+			return v;
+	}
+	return NAN;
+}
+
+bool sd_device_unit(const char *kind, const char *name, char *buf, size_t len)
+{
+	int n;
+
+	/* Plain names only: systemd escapes '-', '/' and the rest as \xNN. */
+	if (!*name || strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			     "0123456789_") != strlen(name))
+		return false;
+	n = snprintf(buf, len, "%s%s.device",
+		     strcmp(kind, "net") ? "dev-" : "sys-subsystem-net-devices-", name);
+	return n > 0 && (size_t)n < len;
 }

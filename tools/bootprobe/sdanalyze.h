@@ -7,8 +7,10 @@
 #define BOOTPROBE_SDANALYZE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define SD_ANALYZE_TIME "systemd-analyze-time.txt"
+#define SD_ANALYZE_BLAME "systemd-analyze-blame.txt"
 
 /* Seconds; NAN for a part systemd-analyze did not print. */
 struct sd_time {
@@ -23,6 +25,19 @@ struct sd_time {
  * false, with every field NAN, if @text has no "Startup finished" line.
  */
 bool sd_time__parse(const char *text, struct sd_time *t);
+
+/*
+ * The time `systemd-analyze blame` gives @unit ("7.752s dev-vda.device"),
+ * in seconds; NAN if @text does not list it.
+ */
+double sd_blame__unit(const char *text, const char *unit);
+
+/*
+ * The device unit systemd names after a disk ("vda" -> "dev-vda.device")
+ * or an interface ("eth0" -> "sys-subsystem-net-devices-eth0.device"), into
+ * @buf; false if the name needs systemd's escaping (it is then not looked up).
+ */
+bool sd_device_unit(const char *kind, const char *name, char *buf, size_t len);
 
 /* A systemd time span ("1min 2.345s", "345ms", "2.1s"), in seconds; false if none. */
 bool sd_timespan__parse(const char *s, double *out, const char **end);
