@@ -27,12 +27,23 @@ candidate() {
 	apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: //p'
 }
 
+# apt's lists may never have been read on a fresh machine: once, as root.
+refresh_lists() {
+	[ -z "${lists_refreshed:-}" ] && [ "$(id -u)" -eq 0 ] || return 1
+	lists_refreshed=1
+	log "apt-get update (apt knows no version of $1)"
+	apt-get update -qq >&2
+}
+
 compute_key() {
 	local p v
 	{
 		echo "recipe $recipe suite $suite packages $packages"
 		for p in "${keyed[@]}"; do
 			v=$(candidate "$p")
+			if { [ -z "$v" ] || [ "$v" = "(none)" ]; } && refresh_lists "$p"; then
+				v=$(candidate "$p")
+			fi
 			[ -n "$v" ] && [ "$v" != "(none)" ] ||
 				die "$p: apt knows no candidate version (run apt-get update)"
 			echo "$p $v"
