@@ -114,6 +114,17 @@ static const struct device_outcome *mode__find_device(const struct mode_stats *m
 	return NULL;
 }
 
+/* Devices @driver bound, summed over @m's boots with an event stream. */
+static long driver_bound_total(const struct mode_stats *m, const char *driver)
+{
+	long n = 0;
+
+	for (int i = 0; i < m->nr_dev_ends; i++)
+		if (!strcmp(m->dev_ends[i].driver, driver))
+			n += m->dev_ends[i].bound;
+	return n;
+}
+
 /* Fill @c for the pair; false if it was bound alike (or never) in both modes. */
 static bool device_change__fill(struct device_change *c, const struct mode_stats *a,
 				const struct mode_stats *b)
@@ -130,6 +141,9 @@ static bool device_change__fill(struct device_change *c, const struct mode_stats
 	rate_b = (long)c->not_bound_b * a->event_boots;
 	c->worse = (rate_b > rate_a) - (rate_b < rate_a);
 	c->excess = (double)c->not_bound_b / b->event_boots - (double)c->not_bound_a / a->event_boots;
+	/* As many bound per boot in both modes, compared without dividing. */
+	c->renamed = driver_bound_total(a, c->driver) * b->event_boots ==
+		     driver_bound_total(b, c->driver) * a->event_boots;
 	return true;
 }
 
@@ -139,6 +153,8 @@ static int cmp_device_change(const void *pa, const void *pb)
 	const struct device_change *x = pa, *y = pb;
 	int r = strcmp(x->driver, y->driver);
 
+	if (x->renamed != y->renamed)
+		return x->renamed ? 1 : -1;
 	if (x->excess != y->excess)
 		return x->excess < y->excess ? 1 : -1;
 	return r ? r : strcmp(x->device, y->device);
@@ -250,6 +266,8 @@ static json_object *device_change__json(const struct device_change *c,
 	json_object_object_add(o, "direction", json_object_new_string(direction_names[c->worse + 1]));
 	json_object_object_add(o, "baseline", device_outcome__json(a, c->a));
 	json_object_object_add(o, "mode", device_outcome__json(b, c->b));
+	if (c->renamed)
+		json_object_object_add(o, "renamed", json_object_new_boolean(true));
 	return o;
 }
 

@@ -8,6 +8,8 @@
 #ifndef BOOTPROBE_DRIVERS_H
 #define BOOTPROBE_DRIVERS_H
 
+#include <stdbool.h>
+
 #include "rundata.h"
 
 struct json_object;
@@ -48,9 +50,18 @@ struct device_change {
 	int not_bound_a, not_bound_b;		/* boots it was not bound in */
 	int worse;				/* +1 more often unbound in b, -1 in a, 0 equally */
 	double excess;				/* unbound share of b's boots − that of a's */
+	/*
+	 * Its driver bound as many devices per boot in both modes: the name
+	 * moved (virtio, USB and network names follow probe order), no device
+	 * was lost.
+	 */
+	bool renamed;
 };
 
-/* Those pairs, the most more often unbound in @b first (none as above); *@n entries; free(). */
+/*
+ * Those pairs, the ones not renamed first, then the most more often unbound
+ * in @b (none as above); *@n entries; free().
+ */
 struct device_change *device_changes(const struct mode_stats *a, const struct mode_stats *b,
 				     int *n);
 

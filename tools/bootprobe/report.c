@@ -359,47 +359,88 @@ static void md_device_row(FILE *f, const struct device_change *c, const struct m
 	free(mode);
 }
 
+/* "driver device, ..." of the renamed changes of @v, or NULL if none; the caller frees. */
+static char *renamed_list(const struct device_change *v, int n)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		k += v[i].renamed;
+	if (!k)
+		return NULL;
+	f = open_memstream(&text, &len);
+	k = 0;
+	for (int i = 0; i < n; i++) {
+		char *drv, *dev;
+
+		if (!v[i].renamed)
+			continue;
+		drv = md_str(v[i].driver);
+		dev = md_str(v[i].device);
+		fprintf(f, "%s%s %s", k++ ? ", " : "", drv, dev);
+		free(dev);
+		free(drv);
+	}
+	fclose(f);
+	return text;
+}
+
 /* Devices bound in a boot of one mode but not in a boot of the other. */
 static void md_device_changes(FILE *f, struct run_data *r, const struct mode_stats *base)
 {
-	char *bname = md_str(base->name), *names = NULL;
-	size_t len = 0;
-	FILE *compared = open_memstream(&names, &len);
-	int rows = 0, modes = 0;
+	char *bname = md_str(base->name), *names = NULL, *moved = NULL;
+	size_t len = 0, mlen = 0;
+	FILE *compared = open_memstream(&names, &len), *renamed = open_memstream(&moved, &mlen);
+	int rows = 0, modes = 0, nr_renamed = 0;
 
 	fprintf(f, "### Async regressions: devices bound in one mode, not in every boot of the "
 		"other\n\nA device is a driver and device name. Counts are over ok boots with an "
 		"event stream. Missing: no probe of it in that boot. Only rejected or deferred: "
 		"its probes returned -ENODEV, -ENXIO or -EPROBE_DEFER only. Failed: another "
-		"error, the first one shown.\n\n");
+		"error, the first one shown. A device whose driver bound as many devices per "
+		"boot in both modes was renamed, not lost (virtio, USB and interface names "
+		"follow probe order): those are listed after the table.\n\n");
 	for (int i = 0; i < r->nr_modes; i++) {
 		const struct mode_stats *m = &r->modes[i];
 		struct device_change *v;
-		char *name;
+		char *name, *list;
 		int n;
 
 		if (m == base || !m->event_boots)
 			continue;
 		name = md_str(m->name);
 		fprintf(compared, "%s%s", modes++ ? ", " : "", name);
-		free(name);
 		v = device_changes(base, m, &n);
-		if (n && !rows)
-			fprintf(f, "| mode | driver | device | in %s | in the mode | unbound more "
-				"often in |\n|---|---|---|---|---|---|\n", bname);
-		for (int k = 0; k < n; k++)
+		for (int k = 0; k < n && !v[k].renamed; k++) {
+			if (!rows++)
+				fprintf(f, "| mode | driver | device | in %s | in the mode | unbound "
+					"more often in |\n|---|---|---|---|---|---|\n", bname);
 			md_device_row(f, &v[k], base, m);
-		rows += n;
+		}
+		list = renamed_list(v, n);
+		if (list) {
+			fprintf(renamed, "- %s: %s\n", name, list);
+			nr_renamed++;
+		}
+		free(list);
+		free(name);
 		free(v);
 	}
 	fclose(compared);
+	fclose(renamed);
 	if (!base->event_boots || !modes)
 		fprintf(f, "Nothing to compare: %s or every other mode has no ok boot with an "
 			"event stream.\n", bname);
 	else if (!rows)
 		fprintf(f, "None: every device bound in a boot of %s was bound in every boot of %s, "
-			"and the reverse.\n", bname, names);
+			"and the reverse%s.\n", bname, names, nr_renamed ? ", but for renamed ones" : "");
+	if (nr_renamed)
+		fprintf(f, "\nRenamed, not lost (against %s):\n\n%s", bname, moved);
 	fprintf(f, "\n");
+	free(moved);
 	free(names);
 	free(bname);
 }
