@@ -2,53 +2,36 @@
 # What the collector costs a real boot: the Debian image (stock kernel,
 # initramfs-tools, systemd) booted N times with the collector and N times
 # with bootprobe.collector=0 (the package stays installed, its init-top
-# script returns at once), alternating so that host drift hits both alike.
-# Measures: multi-user.target as systemd timestamps it, and the host wall
-# time of each boot; prints the ratio of the medians and each side's range.
+# script returns at once).  The runner interleaves the two modes, so host
+# drift hits both alike.  Measures multi-user.target as systemd timestamps
+# it and QEMU's host wall time; prints one summary line with the ratio of
+# the medians (with / without), which the README quotes.
 #
 # usage: bench/debian-overhead.sh [N]   (default 5 boots each side)
-set -u
-cd "$(dirname "$0")/.." || exit 1
-. tests/lib.sh
-BP_RESULTS=${BP_RESULTS:-results}
+set -euo pipefail
+cd "$(dirname "$0")/.."
 n=${1:-5}
 [ -e build/debian/root.img ] || { echo "debian-overhead: make debian-image first" >&2; exit 2; }
 
 run=$(date -u +%Y%m%d-%H%M%S)-debian-overhead
-for ((i = 1; i <= n; i++)); do
-	echo "# pair $i of $n" >&2
-	bp_run "$run-$i" --image debian --timeout 400 \
-		--mode collector --mode 'none:bootprobe.collector=0' ||
-		echo "# boot pair $i: runner exit $?" >&2
-done
+rc=0
+build/bin/bootprobe run --image debian --boots "$n" --timeout 400 --run-id "$run" \
+	--mode 'collector:bootprobe.collector=1' --mode 'none:bootprobe.collector=0' || rc=$?
+build/bin/bootprobe report "results/$run" --quiet || rc=$?
+sum=results/$run/report/summary.json
 
-# values MODE: one "multi_user_s wall_s" line per ok boot.
-values() {
-	local d m w
-	for ((i = 1; i <= n; i++)); do
-		d=$BP_RESULTS/$run-$i/boots/$1-001
-		[ "$(boot_outcome "$d")" = ok ] || continue
-		m=$(sed -n 's/.*bootprobe: system [a-z-]*; multi-user.target reached at \([0-9.]*\) s.*/\1/p' \
-			"$d/console.log")
-		w=$(json_get "$d/boot.json" wall_s)
-		[ -n "$m" ] && echo "$m $w"
-	done
+# median MODE PATH: a median from summary.json, or "nan".
+median() {
+	jq -r --arg m "$1" ".modes[\$m]$2.median // \"nan\"" "$sum"
 }
-
-stats() {
-	sort -g -k"$1","$1" | awk -v c="$1" '{ v[NR] = $c }
-		END { if (!NR) { print "nan nan nan 0"; exit }
-		      m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-		      printf "%.3f %.3f %.3f %d\n", m, v[1], v[NR], NR }'
-}
-
-with=$(values collector)
-without=$(values none)
-for col in 1 2; do
-	name=$([ $col = 1 ] && echo "multi-user.target (guest s)" || echo "host wall time (s)")
-	read -r wm wlo whi wn <<<"$(echo "$with" | stats $col)"
-	read -r om olo ohi on <<<"$(echo "$without" | stats $col)"
-	ratio=$(awk -v a="$wm" -v b="$om" 'BEGIN { if (b > 0) printf "%.3f", a / b; else printf "nan" }')
-	printf '%s: with collector median %s [%s-%s] n=%s; without %s [%s-%s] n=%s; ratio %s\n' \
-		"$name" "$wm" "$wlo" "$whi" "$wn" "$om" "$olo" "$ohi" "$on" "$ratio"
-done | tee "$BP_RESULTS/$run-summary.txt"
+line=$(awk -v tw="$(median collector .phases.bootprobe.to_target_s)" \
+	-v to="$(median none .phases.bootprobe.to_target_s)" \
+	-v ww="$(median collector .metrics.wall_s)" -v wo="$(median none .metrics.wall_s)" \
+	-v nw="$(jq -r '.modes.collector.ok' "$sum")" -v no="$(jq -r '.modes.none.ok' "$sum")" \
+	'function r(a, b) { return (a + 0 > 0 && b + 0 > 0) ? sprintf("%.3f", a / b) : "nan" }
+	 BEGIN { printf "debian-overhead: multi-user.target median %.2f s with the collector, " \
+		"%.2f s without (ratio %s); QEMU wall %.2f s vs %.2f s (ratio %s); ok boots %s + %s\n",
+		tw, to, r(tw, to), ww, wo, r(ww, wo), nw, no }')
+echo "$line" | tee "results/$run/summary.txt"
+echo "debian-overhead: report in results/$run/report/report.html"
+exit "$rc"

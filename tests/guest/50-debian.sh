@@ -54,12 +54,14 @@ check "debian: the report puts systemd-analyze's kernel time beside bootprobe's"
 	test -n "$sd_kernel" -a -n "$bp_kernel"
 # systemd takes its start time in main(); bootprobe sees PID 1's exec of it
 # (the last init_exec: run-init, then /sbin/init).  The dynamic loading in
-# between took 0.31 s under TCG here, so systemd's time is later, by less
-# than 0.5 s.
+# between took 0.31-0.56 s under TCG here (medians per mode), so systemd's
+# time is later, by less than 1 s.  The initramfs's hand-over mark (1.2 s
+# before systemd's time) or systemd's first console line (after it) would
+# fail this.
 check "debian: the stream has PID 1 executing the root's init last" \
 	test "$(jq -r 'select(.type == "init_exec" and .pid == 1) | .filename' "$ev" | tail -1)" = /sbin/init
-check "debian: both agree on when systemd started in the root (0 to 0.5 s apart)" \
-	awk -v a="$sd_kernel" -v b="$bp_kernel" 'BEGIN { d = a - b; exit !(d >= 0 && d < 0.5) }'
+check "debian: both agree on when systemd started in the root (0 to 1 s apart)" \
+	awk -v a="$sd_kernel" -v b="$bp_kernel" 'BEGIN { d = a - b; exit !(d >= 0 && d < 1) }'
 check "debian: the report lists the readiness of vda" \
 	test "$(jq '[.modes.sync.devnodes[] | select(.name == "vda")] | length' "$rep/summary.json")" -eq 1
 check "debian: report.md has the section beside systemd-analyze" \

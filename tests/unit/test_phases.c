@@ -99,6 +99,11 @@ static void phases(void)
 	      bp[PH_TO_TARGET]);
 	boot_data__free(b);
 	b = load_console(console_no_handover);
+	boot_data__parse_console(b, "[    4.700000] Run /init as init process\n", "console.log");
+	boot__phases(b, &p);
+	CHECK(near(bp[PH_TO_INIT], 4.7) && near(bp[PH_INITRAMFS], 5.05),
+	      "the kernel's own 'Run /init' line comes before the init-top mark (%g %g)",
+	      bp[PH_TO_INIT], bp[PH_INITRAMFS]);
 	boot__phases(b, &p);
 	CHECK(near(bp[PH_TO_SYSTEMD], 9.75) && near(bp[PH_USERSPACE], 11.75),
 	      "without the hand-over mark, systemd's first console line stands in (%g %g)",

@@ -12,7 +12,7 @@ const char *const phase_names[PH_COUNT] = {
 
 const char *const phase_titles[PH_COUNT] = {
 	"kernel start → initramfs /init",
-	"initramfs /init → hand-over to the root",
+	"initramfs /init → systemd's exec in the root",
 	"kernel start → systemd starts in the root",
 	"systemd → multi-user.target",
 	"kernel start → multi-user.target",
@@ -53,15 +53,17 @@ static double root_start(const struct boot_data *b)
 }
 
 /*
- * bootprobe's side: the initramfs's /init mark, systemd's start, the
+ * bootprobe's side: the kernel starting the initramfs's /init, systemd's start, the
  * multi-user.target's own timestamp, the probes.
  */
 static void bootprobe_side(const struct boot_data *b, double *s)
 {
 	double root = root_start(b);
+	/* The kernel's "Run /init as init process", else the init-top mark. */
+	double init = isnan(b->kernel_done_s) ? b->init_start_s : b->kernel_done_s;
 
-	s[PH_TO_INIT] = b->init_start_s;
-	s[PH_INITRAMFS] = diff(root, b->init_start_s);
+	s[PH_TO_INIT] = init;
+	s[PH_INITRAMFS] = diff(root, init);
 	s[PH_TO_SYSTEMD] = root;
 	s[PH_USERSPACE] = diff(b->multi_user_s, root);
 	s[PH_TO_TARGET] = b->multi_user_s;

@@ -16,7 +16,7 @@
 
 enum boot_phase {
 	PH_TO_INIT,		/* kernel start -> initramfs /init */
-	PH_INITRAMFS,		/* initramfs /init -> hand-over to the real root */
+	PH_INITRAMFS,		/* initramfs /init -> systemd's exec in the real root */
 	PH_TO_SYSTEMD,		/* kernel start -> systemd starts in the real root */
 	PH_USERSPACE,		/* systemd -> multi-user.target */
 	PH_TO_TARGET,		/* kernel start -> multi-user.target */

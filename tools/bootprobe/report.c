@@ -807,8 +807,10 @@ static void write_md_body(FILE *f, struct run_data *r, bool charts)
 	fprintf(f, "# bootprobe report: %s\n\n%d boots in %d modes. **Boot time** is measured "
 		"from kernel start to the later of udev's queue being empty after coldplug and the "
 		"end of the last driver probe in user space (async probes included); the guest's "
-		"own boot-complete mark and QEMU's wall time are shown next to it.\n\n",
-		r->run_id, r->nr_boots, r->nr_modes);
+		"own boot-complete mark and QEMU's wall time are shown next to it.%s\n\n",
+		r->run_id, r->nr_boots, r->nr_modes, any_phases(r) ? " On a boot that reaches "
+		"systemd, systemd's own multi-user.target timestamp takes the place of udev's "
+		"queue (udev runs under systemd there)." : "");
 	md_drivers_probed(f, r);
 	md_settings(f, r);
 	md_modes(f, r);
