@@ -478,6 +478,28 @@ static void md_drivers(FILE *f, struct run_data *r)
 
 /* ---- boots that reach systemd: beside systemd-analyze, readiness of devices ---------- */
 
+/*
+ * The rest of a table's header after its first columns: per mode, one
+ * column per @suffixes ("MODE: bootprobe"), then the separator line, which
+ * starts with @left (the first columns' part).
+ */
+static void md_mode_columns(FILE *f, const struct run_data *r, const char *const *suffixes,
+			    const char *left)
+{
+	for (int i = 0; i < r->nr_modes; i++) {
+		char *name = md_str(r->modes[i].name);
+
+		for (int k = 0; suffixes[k]; k++)
+			fprintf(f, " %s%s |", name, suffixes[k]);
+		free(name);
+	}
+	fprintf(f, "\n%s", left);
+	for (int i = 0; i < r->nr_modes; i++)
+		for (int k = 0; suffixes[k]; k++)
+			fprintf(f, "---|");
+	fprintf(f, "\n");
+}
+
 static bool any_phases(const struct run_data *r)
 {
 	for (int i = 0; i < r->nr_modes; i++)
@@ -510,16 +532,8 @@ static void md_systemd(FILE *f, const struct run_data *r)
 		"starts in the root (in its main(), after the dynamic loader: a little after the "
 		"exec), which bootprobe splits at the initramfs's /init. Its "
 		"files are kept in each boot folder as systemd-analyze-*.txt.\n\n| phase |");
-	for (int i = 0; i < r->nr_modes; i++) {
-		char *name = md_str(r->modes[i].name);
-
-		fprintf(f, " %s: bootprobe | %s: systemd-analyze |", name, name);
-		free(name);
-	}
-	fprintf(f, "\n|---|");
-	for (int i = 0; i < r->nr_modes; i++)
-		fprintf(f, "---|---|");
-	fprintf(f, "\n");
+	md_mode_columns(f, r, (const char *const[]){ ": bootprobe", ": systemd-analyze", NULL },
+			"|---|");
 	for (int k = 0; k < PH_COUNT; k++) {
 		fprintf(f, "| %s |", phase_titles[k]);
 		for (int i = 0; i < r->nr_modes; i++) {
@@ -628,16 +642,7 @@ static void md_readiness(FILE *f, const struct run_data *r)
 		"unit (`dev-NAME.device`, `sys-subsystem-net-devices-NAME.device`), how long "
 		"systemd waited for it (median s; only a device some unit needs, such as the "
 		"root disk of /etc/fstab, has a job there): where boot units waited on a probe.\n\n| device | kind | made by the probe of |");
-	for (int i = 0; i < r->nr_modes; i++) {
-		char *name = md_str(r->modes[i].name);
-
-		fprintf(f, " %s |", name);
-		free(name);
-	}
-	fprintf(f, "\n|---|---|---|");
-	for (int i = 0; i < r->nr_modes; i++)
-		fprintf(f, "---|");
-	fprintf(f, "\n");
+	md_mode_columns(f, r, (const char *const[]){ "", NULL }, "|---|---|---|");
 	for (int i = 0; i < r->nr_modes; i++)
 		for (int k = 0; k < r->modes[i].nr_devnodes; k++) {
 			const struct devnode_stats *d = &r->modes[i].devnodes[k];
