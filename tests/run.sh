@@ -25,6 +25,11 @@ run_program() {
 	if [ "$rc" -ne 0 ] && [ "$nf" -eq 0 ]; then
 		echo "not ok - $prog exited $rc"
 		nf=1
+	elif [ "$rc" -eq 0 ] && [ "$((np + ns + nf))" -eq 0 ]; then
+		# A test that checked nothing has proved nothing.
+		echo "not ok - $prog printed no result"
+		failures+=("$prog printed no result")
+		nf=1
 	fi
 	while IFS= read -r line; do failures+=("$prog: ${line#not ok - }"); done \
 		< <(grep '^not ok - ' "$out")
@@ -38,7 +43,16 @@ run_stage() {
 	shift
 	echo "# ==== stage $stage"
 	for prog in "$@"; do
-		[ -x "$prog" ] || continue
+		case "$prog" in
+		*-lib.sh) continue ;;	# sourced by the tests, not one of them
+		esac
+		if [ ! -x "$prog" ]; then
+			# Skipping it would pass a test that never ran.
+			echo "not ok - $prog is not executable"
+			failures+=("$prog is not executable")
+			failed=$((failed + 1))
+			continue
+		fi
 		run_program "$prog"
 	done
 	timings+=("$stage $((SECONDS - start)) s")

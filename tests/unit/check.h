@@ -11,16 +11,14 @@
 
 static int check_failed;
 
+/* @cond is evaluated once: a check with side effects counts what it printed. */
 #define CHECK(cond, ...)						\
 	do {								\
-		if (cond) {						\
-			printf("ok - ");				\
-		} else {						\
-			printf("not ok - ");				\
-			check_failed++;					\
-		}							\
+		int ok_ = !!(cond);					\
+		printf(ok_ ? "ok - " : "not ok - ");			\
+		check_failed += !ok_;					\
 		printf(__VA_ARGS__);					\
-		if (!(cond))						\
+		if (!ok_)						\
 			printf(" : %s:%d: %s", __FILE__, __LINE__, #cond); \
 		printf("\n");						\
 	} while (0)
