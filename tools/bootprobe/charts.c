@@ -23,6 +23,44 @@ const char *const chart_titles[] = {
 	"SIGKILLs over time (each point a kill; y: boot)",
 };
 
+/* ---- escaping: names from a guest or a results folder, one helper per place ---- */
+
+/*
+ * @s inside a gnuplot single-quoted string ('...'): a quote is written
+ * twice, and a control byte (a newline would end the command and start
+ * another) becomes '?'.  The caller frees.
+ */
+static char *gp_str(const char *s)
+{
+	char *out = xmalloc(strlen(s) * 2 + 1), *o = out;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			*o++ = '?';
+		else if ((*o++ = (char)*p) == '\'')
+			*o++ = '\'';
+	}
+	*o = '\0';
+	return out;
+}
+
+/*
+ * @s in a data file, inside a double-quoted field or after '#': a double
+ * quote (it would end the field) becomes ', a control byte (a newline
+ * would start a data line) '?'.  The caller frees.
+ */
+static char *gp_data(const char *s)
+{
+	char *out = xstrdup(s);
+
+	for (unsigned char *p = (unsigned char *)out; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			*p = '?';
+		else if (*p == '"')
+			*p = '\'';
+	return out;
+}
+
 /* The ok boot of @m whose boot time is closest to the mode's median. */
 static const struct boot_data *typical_boot(struct run_data *r, const struct mode_stats *m)
 {
@@ -78,6 +116,15 @@ static void script_tail(FILE *f, const char *name, int width, int height)
 		"set output '%s.png'\nreplot\nunset output\n", width, height, name);
 }
 
+static void gantt__title(FILE *f, const char *mode, const char *boot)
+{
+	char *m = gp_str(mode), *b = gp_str(boot);
+
+	fprintf(f, "set title '%s: %s' noenhanced\n", m, b);
+	free(b);
+	free(m);
+}
+
 static int gantt(struct run_data *r, const char *dir)
 {
 	FILE *f = open_in(dir, "gantt.gp");
@@ -116,16 +163,21 @@ static int gantt(struct run_data *r, const char *dir)
 		fprintf(d, "# y start_s end_s failed label\n");
 		for (int k = 0; b && k < b->nr_probes; k++) {
 			const struct probe_span *p = &b->probes[k];
+			char *drv, *dev;
 
 			if (!probe_span__in_user_space(b, p))
 				continue;
+			drv = gp_data(p->driver);
+			dev = gp_data(p->device);
 			fprintf(d, "%d %.4f %.4f %d \"%s %s%s\"\n", y++, p->start_ns / 1e9, p->end_ns / 1e9,
-				probe_span__failed(p), p->driver, p->device, p->async ? " (async)" : "");
+				probe_span__failed(p), drv, dev, p->async ? " (async)" : "");
+			free(dev);
+			free(drv);
 		}
 		if (!y)
 			fprintf(d, "0 0 0 0 \"no probes\"\n");
 		fclose(d);
-		fprintf(f, "set title '%s: %s' noenhanced\n", m->name, b ? b->name : "no ok boot");
+		gantt__title(f, m->name, b ? b->name : "no ok boot");
 		fprintf(f, "set yrange [-0.6:%d]\nunset ytics\n", y ? y : 1);
 		fprintf(f, "plot '%s' using 2:1:2:3:($1-0.35):($1+0.35):($4 > 0 ? 0xd62728 : 0x1f77b4) "
 			"with boxxyerror lc rgb variable, '' using 3:1:5 with labels left offset 0.5,0 font ',8'\n",
@@ -162,8 +214,12 @@ static int boottime(struct run_data *r, const char *dir)
 		fprintf(f, "set xtics rotate by 30 right\n");
 	fprintf(f, "set xrange [-0.6:%d.6]\nset ylabel 'boot time (s)'\nset yrange [0:*]\nunset key\n"
 		"set grid ytics\nset xtics (", r->nr_modes - 1);
-	for (int i = 0; i < r->nr_modes; i++)
-		fprintf(f, "%s'%s' %d", i ? ", " : "", r->modes[i].name, i);
+	for (int i = 0; i < r->nr_modes; i++) {
+		char *name = gp_str(r->modes[i].name);
+
+		fprintf(f, "%s'%s' %d", i ? ", " : "", name, i);
+		free(name);
+	}
 	fprintf(f, ")\nplot 'boottime.dat' index 0 using 1:2 with points pt 7 ps 0.7 lc rgb '#1f77b4', "
 		"'' index 1 using 1:2:(0.3):(0) with vectors nohead lw 3 lc rgb '#d62728'\n");
 	script_tail(f, "boottime", width, 420);
@@ -197,12 +253,19 @@ static int cdf(struct run_data *r, const char *dir)
 
 			memcpy(v, ds->probe_s, ds->n * sizeof(*v));
 			qsort(v, ds->n, sizeof(*v), cmp_d);
-			fprintf(d, "# %s %s\n", m->name, ds->driver);
+			char *dm = gp_data(m->name), *dd = gp_data(ds->driver);
+			char *tm = gp_str(m->name), *td = gp_str(ds->driver);
+
+			fprintf(d, "# %s %s\n", dm, dd);
 			for (size_t j = 0; j < ds->n; j++)
 				fprintf(d, "%.5f %.5f\n", v[j], (j + 1.0) / ds->n);
 			fprintf(d, "\n\n");
 			fprintf(f, "%s'cdf.dat' index %d using 1:2 with steps lw 2 title '%s: %s'",
-				blocks ? ", " : "", blocks, m->name, ds->driver);
+				blocks ? ", " : "", blocks, tm, td);
+			free(td);
+			free(tm);
+			free(dd);
+			free(dm);
 			blocks++;
 			free(v);
 		}
@@ -261,12 +324,18 @@ static int kills(struct run_data *r, const char *dir)
 	if (open_pair(dir, "kills", &f, &d))
 		return -1;
 	for (int i = 0; i < r->nr_modes; i++) {
+		char *dm, *tm;
+
 		if (!kills__mode_data(NULL, r, r->modes[i].name))
 			continue;
-		fprintf(d, "# %s: kill_s boot_number\n", r->modes[i].name);
+		dm = gp_data(r->modes[i].name);
+		tm = gp_str(r->modes[i].name);
+		fprintf(d, "# %s: kill_s boot_number\n", dm);
 		kills__mode_data(d, r, r->modes[i].name);
 		fprintf(d, "\n\n");
-		strv__push(&titles, r->modes[i].name);
+		strv__push(&titles, tm);
+		free(tm);
+		free(dm);
 	}
 	fclose(d);
 	script_head(f, "kills", 720, 420);
