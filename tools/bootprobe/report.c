@@ -992,15 +992,27 @@ static int write_traces(struct run_data *r, const char *dir)
 	char *tdir = xasprintf("%s/traces", dir);
 	int err = mkdir_p(tdir);
 
-	for (int i = 0; !err && i < r->nr_boots; i++) {
-		char *path = xasprintf("%s/%s.json", tdir, r->boots[i]->name);
+	struct strv used = { 0 };
 
+	for (int i = 0; !err && i < r->nr_boots; i++) {
+		char name[128], *path;
+
+		/* boot.json names the boot: a name, never a path; two alike get apart. */
+		file_name_of(r->boots[i]->name, name, sizeof(name) - 16);
+		for (size_t k = 0; k < used.n; k++)
+			if (!strcmp(used.v[k], name)) {
+				snprintf(name + strlen(name), 16, "-%d", i + 1);
+				break;
+			}
+		strv__push(&used, name);
+		path = xasprintf("%s/%s.json", tdir, name);
 		if (boot__write_trace(r->boots[i], path)) {
 			fprintf(stderr, "bootprobe report: %s: cannot write\n", path);
 			err = -1;
 		}
 		free(path);
 	}
+	strv__free(&used);
 	free(tdir);
 	return err;
 }

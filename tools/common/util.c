@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -204,7 +205,8 @@ int write_file_atomic(const char *path, const void *data, size_t len)
 	const char *p = data;
 	int fd, err = 0;
 
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* A link planted at the temporary name is refused, not followed. */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		err = -errno;
 		goto out;
@@ -245,12 +247,31 @@ bool path_exists(const char *path)
 FILE *fopen_in(const char *dir, const char *name, const char *who)
 {
 	char *path = xasprintf("%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
+	/* A link planted at an output's name is refused, not followed. */
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
 
-	if (!f)
+	if (!f) {
 		fprintf(stderr, "%s: %s: %s\n", who, path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
 	free(path);
 	return f;
+}
+
+void file_name_of(const char *s, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (; *s && n + 1 < len; s++, n++) {
+		bool keep = isalnum((unsigned char)*s) || strchr("._-", *s);
+
+		buf[n] = keep && (n || *s != '.') ? *s : '_';
+	}
+	if (!n && len > 1)
+		buf[n++] = '_';
+	buf[n] = '\0';
 }
 
 char *sibling_path(const char *path, const char *name)

@@ -34,8 +34,17 @@ char *read_file(const char *path, size_t *len);
 /* Write via PATH.tmp + rename, so a reader never sees half a file. */
 int write_file_atomic(const char *path, const void *data, size_t len);
 bool path_exists(const char *path);
-/* fopen(DIR/NAME, "w"); NULL after a message naming the file, from @who. */
+/*
+ * fopen(DIR/NAME, "w"), refusing a link at that name; NULL after a message
+ * naming the file, from @who.
+ */
 FILE *fopen_in(const char *dir, const char *name, const char *who);
+/*
+ * A file name made from a name out of a guest or a results folder: bytes
+ * other than [A-Za-z0-9._-] and a leading '.' become '_' (never a path,
+ * never hidden, never "" or ".."); cut to fit @len.
+ */
+void file_name_of(const char *s, char *buf, size_t len);
 /* @name in the folder of @path (which need not exist); caller frees. */
 char *sibling_path(const char *path, const char *name);
 /* First line of the file NAME in the folder holding PATH, or NULL. */
