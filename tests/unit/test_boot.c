@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char tmpdir[] = "/tmp/bootprobe-test-boot.XXXXXX";
@@ -123,7 +124,8 @@ static void folders(void)
 
 	mkdir_p(dir);
 	b = boot_data__load(dir, err, sizeof(err));
-	CHECK(!b && strstr(err, "boot.json: missing or not JSON"), "a folder without boot.json is refused by name");
+	CHECK(!b && strstr(err, "boot.json: No such file or directory: not a finished boot"),
+	      "a folder without boot.json is refused by name");
 	path = xasprintf("%s/boot.json", dir);
 	{
 		const char *j = "{\"boot\":\"sync-001\",\"mode\":\"sync\",\"outcome\":\"ok\"}";
@@ -148,6 +150,45 @@ static void folders(void)
 	run_data__free(r);
 	free(run);
 	free(path);
+	free(dir);
+}
+
+/*
+ * Inputs that are not plain files of text: a FIFO is not waited on, a NUL
+ * byte spoils its line only, a boot.json with a NUL is refused.
+ */
+static void odd_files(void)
+{
+	char err[512], *dir = xasprintf("%s/odd/boots/sync-001", tmpdir);
+	char *json = xasprintf("%s/boot.json", dir), *ev = xasprintf("%s/events.jsonl", dir);
+	char *con = xasprintf("%s/console.log", dir);
+	static const char events[] =
+		"{\"type\":\"header\",\"schema\":1}\n"
+		"{\"type\":\"probe\",\"driver\":\"a\0b\",\"device\":\"x\",\"start_ns\":1,\"end_ns\":2}\n"
+		"{\"type\":\"probe\",\"driver\":\"after\",\"device\":\"y\",\"start_ns\":3,\"end_ns\":4}\n"
+		"{\"type\":\"trailer\"}\n";
+	static const char boot_json[] = "{\"boot\":\"sync-001\",\"mode\":\"sync\",\"outcome\":\"ok\"}";
+	struct boot_data *b;
+
+	mkdir_p(dir);
+	write_file_atomic(json, boot_json, strlen(boot_json));
+	write_file_atomic(ev, events, sizeof(events) - 1);
+	mkfifo(con, 0600);
+	b = boot_data__load(dir, err, sizeof(err));
+	CHECK(b && has_warning(b, "console.log: not a regular file"),
+	      "a FIFO as console.log is named, not waited on");
+	CHECK(b && has_warning(b, "events.jsonl:2: NUL byte (line skipped)"),
+	      "a NUL byte is an error at its line");
+	CHECK(b && b->nr_probes == 1 && !strcmp(b->probes[0].driver, "after") && b->has_trailer,
+	      "the lines after a NUL byte are read, up to the trailer");
+	boot_data__free(b);
+	write_file_atomic(json, boot_json, sizeof(boot_json));
+	b = boot_data__load(dir, err, sizeof(err));
+	CHECK(!b && strstr(err, "boot.json: a NUL byte"), "a boot.json with a NUL byte is refused");
+	boot_data__free(b);
+	free(con);
+	free(ev);
+	free(json);
 	free(dir);
 }
 
@@ -219,6 +260,7 @@ int main(void)
 	kill_chain();
 	folders();
 	udev_settings();
+	odd_files();
 	{
 		char *cmd = xasprintf("rm -rf '%s'", tmpdir);
 

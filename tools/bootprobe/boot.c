@@ -373,7 +373,8 @@ void boot_data__parse_events(struct boot_data *b, const char *text, const char *
 		struct json_object *r;
 
 		lineno++;
-		if (len == 0 || (len == 1 && line[0] == '\r') || (nl && skip_unused(line, len))) {
+		/* Blank lines, and lines blanked for a NUL byte (already named). */
+		if (strspn(line, " \r") >= len || (nl && skip_unused(line, len))) {
 			line = nl ? nl + 1 : NULL;
 			continue;
 		}
@@ -548,13 +549,20 @@ static double event_timeout_from(const char *cmdline)
 static int load_boot_json(struct boot_data *b, char *err, int errlen)
 {
 	char *path = xasprintf("%s/boot.json", b->dir);
-	struct json_object *o = json_object_from_file(path);
+	size_t len = 0;
+	char *text = read_file(path, &len);
+	struct json_object *o = text && strlen(text) == len ? json_tokener_parse(text) : NULL;
 
-	if (!o) {
-		snprintf(err, errlen, "%s: missing or not JSON: not a finished boot", path);
+	if (!o || !json_object_is_type(o, json_type_object)) {
+		snprintf(err, errlen, "%s: %s: not a finished boot", path,
+			 !text ? read_file_strerror(errno) : strlen(text) != len ? "a NUL byte"
+			 : "not a JSON object");
+		json_object_put(o);
+		free(text);
 		free(path);
 		return -1;
 	}
+	free(text);
 	free(b->name);
 	free(b->mode);
 	free(b->outcome);
@@ -590,6 +598,44 @@ struct boot_data *boot_data__new(const char *dir)
 	return b;
 }
 
+/*
+ * A line holding a NUL byte is an error at that line, not the end of the
+ * file: it is named and blanked (spaces), and the lines after it are read.
+ */
+static void reject_nul_lines(struct boot_data *b, char *text, size_t len, const char *label)
+{
+	char *nul, *start, *end;
+	int lineno;
+
+	while ((nul = memchr(text, '\0', len))) {
+		start = nul;
+		while (start > text && start[-1] != '\n')
+			start--;
+		end = memchr(nul, '\n', len - (nul - text));
+		if (!end)
+			end = text + len;
+		lineno = 1;
+		for (const char *p = text; p < start; p++)
+			lineno += *p == '\n';
+		warn(b, "%s:%d: NUL byte (line skipped)", label, lineno);
+		memset(start, ' ', end - start);
+	}
+}
+
+/* A boot folder's file, as text; NULL after a warning naming it. */
+static char *read_input(struct boot_data *b, const char *path)
+{
+	size_t len;
+	char *text = read_file(path, &len);
+
+	if (!text) {
+		warn(b, "%s: %s", path, read_file_strerror(errno));
+		return NULL;
+	}
+	reject_nul_lines(b, text, len, path);
+	return text;
+}
+
 struct boot_data *boot_data__load(const char *dir, char *err, int errlen)
 {
 	struct boot_data *b = boot_data__new(dir);
@@ -600,19 +646,15 @@ struct boot_data *boot_data__load(const char *dir, char *err, int errlen)
 		return NULL;
 	}
 	path = xasprintf("%s/console.log", dir);
-	text = read_file(path, NULL);
+	text = read_input(b, path);
 	if (text)
 		boot_data__parse_console(b, text, path);
-	else
-		warn(b, "%s: %s", path, strerror(errno));
 	free(text);
 	free(path);
 	path = xasprintf("%s/events.jsonl", dir);
-	text = read_file(path, NULL);
+	text = read_input(b, path);
 	if (text && *text)
 		boot_data__parse_events(b, text, path);
-	else if (!text)
-		warn(b, "%s: %s", path, strerror(errno));
 	free(text);
 	free(path);
 	return b;

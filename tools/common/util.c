@@ -163,16 +163,30 @@ int mkdir_p(const char *path)
 char *read_file(const char *path, size_t *lenp)
 {
 	size_t len = 0, cap = 4096;
+	struct stat st;
 	char *buf;
 	ssize_t n;
 	int fd, saved;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		saved = errno;
+		close(fd);
+		errno = S_ISREG(st.st_mode) ? saved : EINVAL;
+		return NULL;
+	}
 	buf = xmalloc(cap);
 	for (;;) {
 		if (len + 1 >= cap) {
+			if (cap > READ_FILE_MAX) {
+				free(buf);
+				close(fd);
+				errno = EFBIG;
+				return NULL;
+			}
 			cap *= 2;
 			buf = realloc(buf, cap);
 			if (!buf)
@@ -197,6 +211,15 @@ char *read_file(const char *path, size_t *lenp)
 	if (lenp)
 		*lenp = len;
 	return buf;
+}
+
+const char *read_file_strerror(int err)
+{
+	if (err == EINVAL)
+		return "not a regular file";
+	if (err == EFBIG)
+		return "larger than bootprobe reads (256 MiB)";
+	return strerror(err);
 }
 
 int write_file_atomic(const char *path, const void *data, size_t len)

@@ -29,8 +29,16 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* mkdir -p; 0 or -errno. */
 int mkdir_p(const char *path);
-/* Whole file into a NUL-terminated buffer; NULL with errno set. */
+/* The most read_file() reads: a boot's stream and console are a few MB. */
+#define READ_FILE_MAX (256u << 20)
+/*
+ * A whole regular file into a NUL-terminated buffer; NULL with errno set:
+ * EINVAL for anything but a regular file (a FIFO is not waited on), EFBIG
+ * past READ_FILE_MAX.  @len gets the length (the text may hold NUL bytes).
+ */
 char *read_file(const char *path, size_t *len);
+/* read_file()'s errno in words: "not a regular file", ... */
+const char *read_file_strerror(int err);
 /* Write via PATH.tmp + rename, so a reader never sees half a file. */
 int write_file_atomic(const char *path, const void *data, size_t len);
 bool path_exists(const char *path);
