@@ -222,19 +222,68 @@ static const char compare_usage[] =
 "bootstrap CI, the change in percent and a Mann-Whitney U test.\n"
 "\n"
 "      --fail-if-slower PCT  exit 1 when B's median boot time is more than PCT %\n"
-"                            above A's and the CI of the difference lies above 0\n"
+"                            above A's and the CI of the difference lies above 0;\n"
+"                            exit 3 when a mode cannot be judged: no ok boot on\n"
+"                            one side, or the mode in one run only\n"
 "  -j, --json                machine-readable output\n"
 "  -h, --help                this text\n"
+"\n"
+"A shared mode with no ok boot on one side exits 3 in any case (its medians\n"
+"do not exist); numbers that do not exist are null under --json.\n"
 "\n"
 "Examples:\n"
 "  bootprobe compare results/old-kernel results/new-kernel\n"
 "  bootprobe compare --fail-if-slower 5 results/main results/branch   # a CI gate\n";
 
+/* Modes of @x missing from @y: named; the count. */
+static int modes_missing(const struct run_data *x, const struct run_data *y, const char *side)
+{
+	int n = 0;
+
+	for (int i = 0; i < x->nr_modes; i++)
+		if (!run_data__mode((struct run_data *)y, x->modes[i].name)) {
+			fprintf(stderr, "bootprobe compare: mode '%s' is in %s only (%s)\n",
+				x->modes[i].name, side, x->dir);
+			n++;
+		}
+	return n;
+}
+
+/* A shared mode whose boot time has no ok boot on a side: named; true if so. */
+static bool mode_unjudgeable(const struct mode_stats *ma, const struct mode_stats *mb,
+			     const struct run_data *a, const struct run_data *b)
+{
+	if (ma->n[M_BOOT] && mb->n[M_BOOT])
+		return false;
+	fprintf(stderr, "bootprobe compare: mode '%s' has no ok boot with a boot time in %s: "
+		"it cannot be compared\n", ma->name, !ma->n[M_BOOT] ? a->dir : b->dir);
+	return true;
+}
+
+static json_object *comparison_row(const struct mode_stats *m, enum metric k,
+				   const struct comparison *c, bool slower)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "mode", json_object_new_string(m->name));
+	json_object_object_add(o, "metric", json_object_new_string(metric_names[k]));
+	json_object_object_add(o, "median_a", json_num(c->median_a));
+	json_object_object_add(o, "median_b", json_num(c->median_b));
+	json_object_object_add(o, "diff", json_num(c->diff));
+	json_object_object_add(o, "diff_ci95_lo", json_num(c->diff_lo));
+	json_object_object_add(o, "diff_ci95_hi", json_num(c->diff_hi));
+	json_object_object_add(o, "pct", json_num(c->pct));
+	json_object_object_add(o, "p", json_num(c->mw.p));
+	json_object_object_add(o, "slower_beyond_threshold", json_object_new_boolean(slower));
+	return o;
+}
+
+/* 0, 1 (slower beyond the gate), 2 (nothing shared) or 3 (a mode cannot be judged). */
 static int compare_runs(struct run_data *a, struct run_data *b, double fail_pct, bool json)
 {
 	json_object *arr = json_object_new_array();
-	bool regression = false;
-	int shared = 0;
+	bool regression = false, gate = !isnan(fail_pct);
+	int shared = 0, unjudged = 0, one_sided;
 
 	if (!json)
 		printf("%-14s %-16s %10s %10s %10s %22s %8s %8s\n", "mode", "metric", "A", "B", "B-A",
@@ -246,34 +295,23 @@ static int compare_runs(struct run_data *a, struct run_data *b, double fail_pct,
 		if (!mb)
 			continue;
 		shared++;
+		unjudged += mode_unjudgeable(ma, mb, a, b);
 		for (size_t k = 0; k < 2; k++) {
 			struct comparison c;
 			bool slower;
 
 			compare_metric(ma, mb, ms[k], &c);
-			slower = ms[k] == M_BOOT && !isnan(fail_pct) && c.pct > fail_pct && c.diff_lo > 0;
+			slower = ms[k] == M_BOOT && gate && c.pct > fail_pct && c.diff_lo > 0;
 			regression |= slower;
-			if (json) {
-				json_object *o = json_object_new_object();
-
-				json_object_object_add(o, "mode", json_object_new_string(ma->name));
-				json_object_object_add(o, "metric", json_object_new_string(metric_names[ms[k]]));
-				json_object_object_add(o, "median_a", json_object_new_double(c.median_a));
-				json_object_object_add(o, "median_b", json_object_new_double(c.median_b));
-				json_object_object_add(o, "diff", json_object_new_double(c.diff));
-				json_object_object_add(o, "diff_ci95_lo", json_object_new_double(c.diff_lo));
-				json_object_object_add(o, "diff_ci95_hi", json_object_new_double(c.diff_hi));
-				json_object_object_add(o, "pct", json_object_new_double(c.pct));
-				json_object_object_add(o, "p", json_object_new_double(c.mw.p));
-				json_object_object_add(o, "slower_beyond_threshold", json_object_new_boolean(slower));
-				json_object_array_add(arr, o);
-			} else {
+			if (json)
+				json_object_array_add(arr, comparison_row(ma, ms[k], &c, slower));
+			else
 				printf("%-14s %-16s %10.3f %10.3f %+10.3f %10.3f .. %-8.3f %+7.1f%% %8.3g%s\n",
 				       ma->name, metric_names[ms[k]], c.median_a, c.median_b, c.diff,
 				       c.diff_lo, c.diff_hi, c.pct, c.mw.p, slower ? "  SLOWER" : "");
-			}
 		}
 	}
+	one_sided = modes_missing(a, b, "A") + modes_missing(b, a, "B");
 	if (json) {
 		json_object *o = json_object_new_object();
 
@@ -281,6 +319,8 @@ static int compare_runs(struct run_data *a, struct run_data *b, double fail_pct,
 		json_object_object_add(o, "b", json_object_new_string(b->dir));
 		json_object_object_add(o, "comparisons", arr);
 		json_object_object_add(o, "regression", json_object_new_boolean(regression));
+		json_object_object_add(o, "modes_not_judged",
+				       json_object_new_int(unjudged + (gate ? one_sided : 0)));
 		print_json(o);
 		json_object_put(o);
 	} else {
@@ -293,7 +333,10 @@ static int compare_runs(struct run_data *a, struct run_data *b, double fail_pct,
 	if (regression)
 		fprintf(stderr, "bootprobe compare: %s is slower than %s by more than %g %%\n",
 			b->dir, a->dir, fail_pct);
-	return regression ? 1 : 0;
+	if (regression)
+		return 1;
+	/* A gate that could not look at every mode has not passed. */
+	return unjudged || (gate && one_sided) ? 3 : 0;
 }
 
 int cmd_compare(int argc, char **argv)
