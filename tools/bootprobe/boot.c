@@ -227,6 +227,32 @@ static void add_trailer(struct boot_data *b, struct json_object *r)
 		}
 }
 
+/* Whether the trailer lists program @prog as not attached. */
+static bool not_attached(const struct boot_data *b, const char *prog)
+{
+	size_t n = strlen(prog);
+
+	for (size_t i = 0; i < b->not_attached.n; i++)
+		if (!strncmp(b->not_attached.v[i], prog, n) && b->not_attached.v[i][n] == ':')
+			return true;
+	return false;
+}
+
+void boot_data__losses(const struct boot_data *b, struct boot_losses *l)
+{
+	memset(l, 0, sizeof(*l));
+	if (!b->has_events)
+		return;
+	l->lost = (b->bpf_drops > 0 ? b->bpf_drops : 0) +
+		  (b->events_dropped > 0 ? b->events_dropped : 0);
+	l->events = l->lost > 0 || !b->has_trailer;
+	l->kills = l->events || not_attached(b, "signal_generate");
+	l->probes = l->events || not_attached(b, "probe_enter") || not_attached(b, "probe_exit");
+	l->kthreads = l->events || ((not_attached(b, "kthread_tp_end") ||
+				     not_attached(b, "kthread_tp_start")) &&
+				    not_attached(b, "kthread_fexit"));
+}
+
 static bool attachment_name_ok(const char *s)
 {
 	size_t n = strlen(s);

@@ -134,6 +134,21 @@ void boot_data__free(struct boot_data *b);
 void boot_data__parse_events(struct boot_data *b, const char *text, const char *label);
 void boot_data__parse_console(struct boot_data *b, const char *text, const char *label);
 
+/*
+ * What the collector lost in a boot, and so which of its counts are
+ * incomplete: any dropped event (BPF ring buffer or writer) or a stream
+ * without its trailer makes every count incomplete; a program that was not
+ * attached makes its own records (with no stand-in attached) incomplete.
+ */
+struct boot_losses {
+	bool events;		/* drops, or no trailer */
+	bool kills;		/* SIGKILLs: events, or signal_generate not attached */
+	bool probes;		/* probe spans: events, or probe_enter/probe_exit not attached */
+	bool kthreads;		/* kthread_create(): events, or neither source attached */
+	int64_t lost;		/* bpf_drops + events_dropped */
+};
+void boot_data__losses(const struct boot_data *b, struct boot_losses *l);
+
 /* The text of attachment @name, or NULL. */
 const char *boot_data__attachment(const struct boot_data *b, const char *name);
 /*

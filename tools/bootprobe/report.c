@@ -151,6 +151,18 @@ static void md_summary_row(FILE *f, const char *label, const struct summary *s)
 		lo, hi, mn, mx);
 }
 
+/* A mode whose collector lost something: its counts are lower bounds. */
+static void md_mode_losses(FILE *f, const struct mode_stats *m)
+{
+	if (!m->boots_lossy)
+		return;
+	fprintf(f, "**Incomplete counts**: the collector lost %lld events in this mode's boots, or "
+		"ran without a program; SIGKILLs are unknown in %d of %d boots and probes in %d "
+		"(see \"What the collector lost\"). Counts below are lower bounds.\n\n",
+		(long long)m->events_lost, m->boots_kills_incomplete, m->boots,
+		m->boots_probes_incomplete);
+}
+
 /* A mode with more drivers than this gets no per-driver rows in its table. */
 #define MD_MODE_DRIVER_ROWS 8
 
@@ -163,6 +175,7 @@ static void md_modes(FILE *f, struct run_data *r)
 		fprintf(f, "### %s\n\n%d boots, %d ok; kill rate %d/%d boots; failed probes %d of %d, "
 			"in %d of %d ok boots\n\n", m->name, m->boots, m->ok, m->boots_with_kills,
 			m->boots, m->failed_probes, m->probes, m->boots_with_failed, m->ok);
+		md_mode_losses(f, m);
 		if (m->boots_udev_ignored)
 			fprintf(f, "udevd ignored a setting in %d of %d boots: `%s`\n\n",
 				m->boots_udev_ignored, m->boots, m->udev_ignored);
@@ -747,6 +760,8 @@ static void md_orders(FILE *f, struct run_data *r)
 	fprintf(f, "\n");
 }
 
+static int kills_unknown(const struct run_data *r);
+
 static void md_kills(FILE *f, struct run_data *r)
 {
 	int n = 0;
@@ -772,8 +787,51 @@ static void md_kills(FILE *f, struct run_data *r)
 		fprintf(f, "```\n%s```\n\n", text);
 		free(text);
 	}
-	if (!n)
+	if (!n && !kills_unknown(r))
 		fprintf(f, "No SIGKILL hit a task loading a module or probing, and no probe failed.\n\n");
+	else if (!n)
+		fprintf(f, "No SIGKILL was seen hitting a task loading a module or probing, and no "
+			"failed probe, but in %d boots the collector lost events or did not trace "
+			"signals: kills there are unknown.\n\n", kills_unknown(r));
+}
+
+/* Boots where a SIGKILL could have gone unseen. */
+static int kills_unknown(const struct run_data *r)
+{
+	int n = 0;
+
+	for (int i = 0; i < r->nr_modes; i++)
+		n += r->modes[i].boots_kills_incomplete;
+	return n;
+}
+
+/* Every boot whose collector lost events or ran without a program that counts. */
+static void md_losses(FILE *f, struct run_data *r)
+{
+	int n = 0;
+
+	for (int i = 0; i < r->nr_boots; i++) {
+		const struct boot_data *b = r->boots[i];
+		struct boot_losses l;
+		char *name;
+
+		boot_data__losses(b, &l);
+		if (!l.events && !l.kills && !l.probes && !l.kthreads)
+			continue;
+		if (!n++)
+			fprintf(f, "## What the collector lost\n\nBoots whose counts are lower "
+				"bounds: events dropped (BPF ring buffer, writer), a stream without its "
+				"trailer, or a program that was not attached.\n\n| boot | BPF drops | "
+				"writer drops | trailer | incomplete |\n|---|---|---|---|---|\n");
+		name = md_str(b->name);
+		fprintf(f, "| %s | %lld | %lld | %s | %s%s%s%s |\n", name, (long long)b->bpf_drops,
+			(long long)b->events_dropped, b->has_trailer ? "yes" : "missing",
+			l.kills ? "SIGKILLs " : "", l.probes ? "probes " : "",
+			l.kthreads ? "kthread_create() " : "", l.events ? "(every count)" : "");
+		free(name);
+	}
+	if (n)
+		fprintf(f, "\n");
 }
 
 static void md_warnings(FILE *f, struct run_data *r)
@@ -832,6 +890,7 @@ static void write_md_body(FILE *f, struct run_data *r, bool charts)
 				chart_names[i]);
 	}
 	md_kills(f, r);
+	md_losses(f, r);
 	md_warnings(f, r);
 }
 
@@ -1085,9 +1144,11 @@ static void hl_row__fill(struct hl_row *row, const struct mode_stats *m)
 		snprintf(row->cell[HL_CI], len, "%.3f .. %.3f", boot->ci_lo, boot->ci_hi);
 	else
 		snprintf(row->cell[HL_CI], len, "-");
-	snprintf(row->cell[HL_KILLED], len, "%d/%d", m->boots_with_kills, m->boots);
-	snprintf(row->cell[HL_FAILED], len, "%d (%d/%d)", m->failed_probes, m->boots_with_failed,
-		 m->ok);
+	/* '*': a lower bound, the collector lost something in some boots. */
+	snprintf(row->cell[HL_KILLED], len, "%d/%d%s", m->boots_with_kills, m->boots,
+		 m->boots_kills_incomplete ? "*" : "");
+	snprintf(row->cell[HL_FAILED], len, "%d (%d/%d)%s", m->failed_probes, m->boots_with_failed,
+		 m->ok, m->boots_probes_incomplete ? "*" : "");
 	if (!bound->n)
 		snprintf(row->cell[HL_BOUND], len, "-");
 	else if (bound->min == bound->max)
@@ -1117,6 +1178,12 @@ void report__headline(const struct run_data *r, const char *dir, FILE *out)
 			fprintf(out, "  %*s", width[k], rows[i].cell[k]);
 		fputc('\n', out);
 	}
+	for (int i = 0; i < r->nr_modes; i++)
+		if (r->modes[i].boots_lossy) {
+			fprintf(out, "* lower bounds: the collector lost events or ran without a "
+				"program in some boots (report.md: What the collector lost)\n");
+			break;
+		}
 	fprintf(out, "report: %s/report.html\n", dir);
 	free(rows);
 }

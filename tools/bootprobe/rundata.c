@@ -349,6 +349,18 @@ static void mode__add_device_ends(struct mode_stats *m, const struct boot_data *
 	}
 }
 
+/* What @b's collector lost: counted so that no incomplete count looks whole. */
+static void mode__add_losses(struct mode_stats *m, const struct boot_data *b)
+{
+	struct boot_losses l;
+
+	boot_data__losses(b, &l);
+	m->boots_lossy += l.events || l.kills || l.probes || l.kthreads;
+	m->boots_kills_incomplete += l.kills;
+	m->boots_probes_incomplete += l.probes;
+	m->events_lost += l.lost;
+}
+
 /* Ok boot @b's phases, if it reached systemd (image debian). */
 static void mode__add_phases(struct mode_stats *m, const struct boot_data *b)
 {
@@ -423,6 +435,7 @@ static void mode__add_boot(struct mode_stats *m, const struct boot_data *b)
 
 	m->boots++;
 	boot__metrics(b, &bm);
+	mode__add_losses(m, b);
 	m->boots_with_kills += (b->has_events ? bm.kills : bm.udev_kills) > 0;
 	if (b->udev_ignored.n) {
 		m->boots_udev_ignored++;
@@ -664,6 +677,14 @@ static json_object *mode__headline_json(const struct mode_stats *m)
 			       json_object_new_int(m->boots_with_failed));
 	json_object_object_add(o, "devices", json_object_new_int(m->devices));
 	json_object_object_add(o, "devices_bound", summary__json(&m->s[M_BOUND]));
+	/* Only where something was lost: whole runs keep their summaries. */
+	if (m->boots_lossy) {
+		json_object_object_add(o, "boots_kills_incomplete",
+				       json_object_new_int(m->boots_kills_incomplete));
+		json_object_object_add(o, "boots_probes_incomplete",
+				       json_object_new_int(m->boots_probes_incomplete));
+		json_object_object_add(o, "events_lost", json_object_new_int64(m->events_lost));
+	}
 	return o;
 }
 
