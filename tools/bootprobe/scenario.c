@@ -260,6 +260,19 @@ static bool parse_ms_item(const char *s, bool allow_end, long *out)
 	return parse_long(s, 0, 3600000, out);
 }
 
+/* "12", "12.5", "0.25": digits with at most one point; false for anything else. */
+static bool parse_decimal(const char *s, double *out)
+{
+	size_t digits = strspn(s, "0123456789"), frac = 0;
+
+	if (s[digits] == '.')
+		frac = strspn(s + digits + 1, "0123456789") + 1;
+	if (!digits || s[digits + frac] || (frac == 1))
+		return false;
+	*out = strtod(s, NULL);
+	return isfinite(*out);
+}
+
 /*
  * A per-device time: "N", "N,N,...", "uniform LOW HIGH" or "normal MEAN SD"
  * (ms, drawn per boot).  kthread_at_ms also takes "end".
@@ -268,23 +281,25 @@ static int parse_timespec(struct timespec_ms *ts, const char *key, const char *v
 			  char *err, int errlen)
 {
 	bool allow_end = !strcmp(key, "kthread_at_ms");
-	char word[16];
-	double a, b;
+	char word[16], sa[32], sb[32];
+	double a = 0, b = 0;
 	int used = 0;
 
 	memset(ts, 0, sizeof(*ts));
 	ts->line = line;
-	if (sscanf(val, "%15s %lf %lf %n", word, &a, &b, &used) == 3 && !val[used] &&
+	if (sscanf(val, "%15s %31s %31s %n", word, sa, sb, &used) == 3 && !val[used] &&
 	    (!strcmp(word, "uniform") || !strcmp(word, "normal"))) {
 		ts->kind = word[0] == 'u' ? TS_UNIFORM : TS_NORMAL;
-		ts->a = a;
-		ts->b = b;
-		if (a < 0 || b < 0 || a > 3600000 || b > 3600000 ||
-		    (ts->kind == TS_UNIFORM && b < a)) {
-			seterr(err, errlen, "%s '%s': want %s with 0 <= values <= 3600000", key, val,
-			       ts->kind == TS_UNIFORM ? "uniform LOW HIGH, LOW <= HIGH" : "normal MEAN SD");
+		/* Plain decimals only: no nan, inf, hex or exponents reach a draw. */
+		if (!parse_decimal(sa, &a) || !parse_decimal(sb, &b) || a > 3600000 ||
+		    b > 3600000 || (ts->kind == TS_UNIFORM && b < a)) {
+			seterr(err, errlen, "%s '%s': want %s, plain decimals from 0 to 3600000", key,
+			       val, ts->kind == TS_UNIFORM ? "uniform LOW HIGH with LOW <= HIGH"
+							   : "normal MEAN SD");
 			return -1;
 		}
+		ts->a = a;
+		ts->b = b;
 		return 0;
 	}
 	ts->kind = TS_LIST;
@@ -793,18 +808,24 @@ static void push_fleet_list(struct strv *parts, const struct scenario *sc, const
 {
 	const struct timespec_ms *ts = !strcmp(key, "probe_ms") ? &sc->probe_ms
 								: &sc->kthread_at_ms;
-	char buf[MAX_DEVICES * 12 + 64];
-	int len = snprintf(buf, sizeof(buf), "slowprobe.%s=", key);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
 
+	if (!f)
+		abort();
+	fprintf(f, "slowprobe.%s=", key);
 	for (long d = 0; d < devices; d++) {
 		long ms = scaled_ms(sc, timespec__value(ts, sc->seed, index, (int)d, probe ? 1 : 0));
 
 		/* A drawn thread time past a drawn probe time means "at the end". */
 		if (probe && ms > probe[d])
 			ms = -1;
-		len += snprintf(buf + len, sizeof(buf) - len, "%s%ld", d ? "," : "", ms);
+		fprintf(f, "%s%ld", d ? "," : "", ms);
 	}
+	fclose(f);
 	strv__push(parts, buf);
+	free(buf);
 }
 
 static void push_fleet(struct strv *parts, const struct scenario *sc, long devices, long index)
