@@ -192,6 +192,57 @@ static void odd_files(void)
 	free(dir);
 }
 
+/* Records validated one by one: types, one header, one trailer; a boot listed once. */
+static void records(void)
+{
+	struct boot_data *b = boot_data__new("t");
+	char err[512], *run = xasprintf("%s/twice", tmpdir), *dir, *path;
+	struct run_data *r;
+
+	boot_data__parse_events(b,
+		"{\"type\":\"header\",\"schema\":1}\n"
+		"{\"type\":\"probe\",\"driver\":\"d\",\"device\":\"x\",\"pid\":\"152\","
+		"\"start_ns\":1,\"end_ns\":2}\n"
+		"{\"type\":\"probe\",\"driver\":\"d\",\"device\":\"y\",\"async\":\"false\","
+		"\"start_ns\":1,\"end_ns\":2}\n"
+		"{\"type\":\"signal_generate\",\"sig\":9,\"target\":{\"pid\":\"44\"}}\n"
+		"{\"type\":\"header\",\"schema\":1}\n"
+		"{\"type\":\"trailer\",\"bpf_drops\":0}\n"
+		"{\"type\":\"trailer\",\"bpf_drops\":7}\n", "ev");
+	CHECK(has_warning(b, "ev:2: field 'pid' is string, want int (record skipped)") &&
+	      has_warning(b, "ev:3: field 'async' is string, want boolean (record skipped)") &&
+	      b->nr_probes == 0, "records with mistyped fields are refused at their line");
+	CHECK(has_warning(b, "ev:4: field 'pid' is string") && b->nr_kills == 0,
+	      "a mistyped field in a nested object refuses its record too");
+	CHECK(has_warning(b, "ev:5: a second header") && has_warning(b, "ev:7: a second trailer") &&
+	      b->bpf_drops == 0, "a second header or trailer is named and the first one counts");
+	boot_data__free(b);
+	dir = xasprintf("%s/boots/sync-001", run);
+	mkdir_p(dir);
+	path = xasprintf("%s/boot.json", dir);
+	{
+		const char *j = "{\"boot\":\"sync-001\",\"mode\":\"sync\",\"outcome\":\"ok\"}";
+
+		write_file_atomic(path, j, strlen(j));
+	}
+	free(path);
+	path = xasprintf("%s/manifest.json", run);
+	{
+		const char *m = "{\"boots\":[{\"dir\":\"boots/sync-001\"},{\"dir\":\"boots/sync-001\"}]}";
+
+		write_file_atomic(path, m, strlen(m));
+	}
+	r = run_data__load(run, err, sizeof(err));
+	CHECK(r && r->nr_boots == 1, "a boot the manifest lists twice is loaded once (%d)",
+	      r ? r->nr_boots : -1);
+	CHECK(r && r->warnings.n && strstr(r->warnings.v[0], "boot 'boots/sync-001' listed again"),
+	      "and the manifest's repeat is named");
+	run_data__free(r);
+	free(path);
+	free(dir);
+	free(run);
+}
+
 /* A boot folder of @cmdline and @console; NULL if it does not load. */
 static struct boot_data *boot_of(const char *name, const char *cmdline, const char *console)
 {
@@ -261,6 +312,7 @@ int main(void)
 	folders();
 	udev_settings();
 	odd_files();
+	records();
 	{
 		char *cmd = xasprintf("rm -rf '%s'", tmpdir);
 

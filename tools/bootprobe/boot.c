@@ -205,6 +205,10 @@ static void add_init_exec(struct boot_data *b, struct json_object *r, const char
 
 static void add_header(struct boot_data *b, struct json_object *r, const char *label, int line)
 {
+	if (b->has_header) {
+		warn(b, "%s:%d: a second header (ignored)", label, line);
+		return;
+	}
 	b->has_header = true;
 	if (jint(r, "schema", 0) != 1)
 		warn(b, "%s:%d: schema %lld, this bootprobe reads schema 1",
@@ -354,10 +358,56 @@ static bool skip_unused(const char *line, size_t len)
 	return end && is_unused_type(line + plen, end - (line + plen));
 }
 
+/* The type each field the analysis reads must have, wherever it stands. */
+static const struct {
+	const char *key;
+	enum json_type type;
+} field_types[] = {
+	{ "ts_ns", json_type_int }, { "start_ns", json_type_int }, { "end_ns", json_type_int },
+	{ "pid", json_type_int }, { "ret", json_type_int }, { "probe_error", json_type_int },
+	{ "sig", json_type_int }, { "wait_ns", json_type_int }, { "schema", json_type_int },
+	{ "bpf_drops", json_type_int }, { "events_dropped", json_type_int },
+	{ "events_written", json_type_int }, { "for_ns", json_type_int },
+	{ "async", json_type_boolean }, { "pre_collector", json_type_boolean },
+	{ "fatal_signal", json_type_boolean }, { "truncated", json_type_boolean },
+	{ "type", json_type_string }, { "driver", json_type_string },
+	{ "device", json_type_string }, { "comm", json_type_string },
+	{ "name", json_type_string }, { "kind", json_type_string },
+};
+
+/*
+ * A field of the wrong type ("pid":"152", "async":"false") would be read
+ * as something else and tied to the wrong event: the record is refused,
+ * named at its line.  Nested objects (origin, target) are checked too.
+ */
+static bool record_typed(struct boot_data *b, struct json_object *r, const char *label,
+			 int line, int depth)
+{
+	json_object_object_foreach(r, key, v) {
+		if (v && json_object_is_type(v, json_type_object) && depth < 2) {
+			if (!record_typed(b, v, label, line, depth + 1))
+				return false;
+			continue;
+		}
+		for (size_t i = 0; i < sizeof(field_types) / sizeof(field_types[0]); i++)
+			if (!strcmp(key, field_types[i].key) && v &&
+			    !json_object_is_type(v, field_types[i].type)) {
+				warn(b, "%s:%d: field '%s' is %s, want %s (record skipped)", label,
+				     line, key, json_type_to_name(json_object_get_type(v)),
+				     json_type_to_name(field_types[i].type));
+				return false;
+			}
+	}
+	return true;
+}
+
 static void add_record(struct boot_data *b, struct json_object *r, const char *label, int line)
 {
-	const char *type = jstr(r, "type");
+	const char *type;
 
+	if (!record_typed(b, r, label, line, 0))
+		return;
+	type = jstr(r, "type");
 	if (!strcmp(type, "probe"))
 		add_probe(b, r);
 	else if (!strcmp(type, "module_load"))
@@ -369,6 +419,8 @@ static void add_record(struct boot_data *b, struct json_object *r, const char *l
 			add_kill(b, r);
 	} else if (!strcmp(type, "header"))
 		add_header(b, r, label, line);
+	else if (!strcmp(type, "trailer") && b->has_trailer)
+		warn(b, "%s:%d: a second trailer (ignored: the first one counts)", label, line);
 	else if (!strcmp(type, "trailer"))
 		add_trailer(b, r);
 	else if (!strcmp(type, "attachment"))

@@ -42,9 +42,18 @@ static void list_boots(const char *dir, struct json_object *man, struct strv *ou
 	if (boots && json_object_is_type(boots, json_type_array)) {
 		for (size_t i = 0; i < json_object_array_length(boots); i++) {
 			const char *rel = jstr(json_object_array_get_idx(boots, i), "dir");
+			char *path;
 
-			if (*rel && !strstr(rel, ".."))
-				strv__pushf(out, "%s/%s", dir, rel);
+			if (!*rel || strstr(rel, ".."))
+				continue;
+			path = xasprintf("%s/%s", dir, rel);
+			/* A boot listed twice is one boot, not two samples. */
+			if (strv__contains(out, path))
+				strv__pushf(warnings, "%s/manifest.json: boot '%s' listed again "
+					    "(counted once)", dir, rel);
+			else
+				strv__push(out, path);
+			free(path);
 		}
 		return;
 	}

@@ -86,6 +86,14 @@ void strv__pushf(struct strv *s, const char *fmt, ...)
 	free(p);
 }
 
+bool strv__contains(const struct strv *s, const char *str)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->v[i], str))
+			return true;
+	return false;
+}
+
 void strv__free(struct strv *s)
 {
 	for (size_t i = 0; i < s->n; i++)

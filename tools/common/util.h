@@ -19,6 +19,8 @@ void strv__push(struct strv *s, const char *str);
 void strv__pushf(struct strv *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void strv__free(struct strv *s);
+/* Whether @s holds @str. */
+bool strv__contains(const struct strv *s, const char *str);
 /* Every element shell-quoted and joined by spaces; caller frees. */
 char *strv__join_quoted(const struct strv *s);
 
