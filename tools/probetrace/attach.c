@@ -18,7 +18,7 @@ static bool attach_name_ok(const char *name)
 {
 	size_t n = strlen(name);
 
-	if (!n || n > 64 || name[0] == '.')
+	if (!n || n > PT_ATTACH_MAX_NAME || name[0] == '.')
 		return false;
 	for (const char *p = name; *p; p++)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||

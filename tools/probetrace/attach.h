@@ -13,6 +13,7 @@ struct output;
 
 #define PT_ATTACH_MAX_BYTES	(256 * 1024)	/* per file; the rest is cut */
 #define PT_ATTACH_MAX_FILES	16
+#define PT_ATTACH_MAX_NAME	63	/* bytes; the host keeps names of 63 */
 
 struct attach_stats {
 	uint64_t sent;		/* attachment records written */
@@ -21,7 +22,7 @@ struct attach_stats {
 
 /*
  * Send every regular file of the folder open at @dirfd whose name is
- * [a-z0-9._-]{1,64}, in name order, as one attachment record each.  The
+ * [a-z0-9._-]{1,63}, in name order, as one attachment record each.  The
  * folder is opened when the collector starts, not here: by the end of the
  * boot it may be reached by another path (initramfs-tools moves /run into
  * the real root).  0, or -errno if it cannot be read.

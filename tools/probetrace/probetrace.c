@@ -573,21 +573,28 @@ static int write_ready_file_at(int dirfd, const char *name)
 	return 0;
 }
 
+/* The folder of @path, opened (O_DIRECTORY); its last component in *@name. */
+static int open_parent(const char *path, const char **name)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, slash - path) : NULL;
+	int fd;
+
+	*name = slash ? slash + 1 : path;
+	fd = open(dir ? (*dir ? dir : "/") : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	return fd;
+}
+
 static int write_ready_file(const char *path)
 {
-	char *dir = strdup(path), *slash;
-	int dirfd, err;
+	const char *name;
+	int dirfd = open_parent(path, &name), err;
 
-	if (!dir)
-		return -ENOMEM;
-	slash = strrchr(dir, '/');
-	if (slash)
-		*slash = '\0';
-	dirfd = open(slash ? (*dir ? dir : "/") : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	err = dirfd < 0 ? -errno : write_ready_file_at(dirfd, slash ? path + (slash - dir) + 1 : path);
-	if (dirfd >= 0)
-		close(dirfd);
-	free(dir);
+	if (dirfd < 0)
+		return -errno;
+	err = write_ready_file_at(dirfd, name);
+	close(dirfd);
 	return err;
 }
 
@@ -599,20 +606,13 @@ static int write_ready_file(const char *path)
  */
 static int collector__open_later(struct collector *c)
 {
-	c->attach_dirfd = c->done_dirfd = c->sym.fd = -1;
 	if (env.attach_dir) {
 		c->attach_dirfd = open(env.attach_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (c->attach_dirfd < 0)
 			c->attach_err = -errno;
 	}
 	if (env.done_file) {
-		const char *slash = strrchr(env.done_file, '/');
-		char *dir = slash ? strndup(env.done_file, slash - env.done_file) : NULL;
-
-		c->done_name = slash ? slash + 1 : env.done_file;
-		c->done_dirfd = open(dir ? (*dir ? dir : "/") : ".",
-				     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		free(dir);
+		c->done_dirfd = open_parent(env.done_file, &c->done_name);
 		if (c->done_dirfd < 0) {
 			fprintf(stderr, "probetrace: %s: %s\n", env.done_file, strerror(errno));
 			return -errno;
