@@ -166,6 +166,7 @@ static void odd_files(void)
 		"{\"type\":\"header\",\"schema\":1}\n"
 		"{\"type\":\"probe\",\"driver\":\"a\0b\",\"device\":\"x\",\"start_ns\":1,\"end_ns\":2}\n"
 		"{\"type\":\"probe\",\"driver\":\"after\",\"device\":\"y\",\"start_ns\":3,\"end_ns\":4}\n"
+		"\0\0\n"
 		"{\"type\":\"trailer\"}\n";
 	static const char boot_json[] = "{\"boot\":\"sync-001\",\"mode\":\"sync\",\"outcome\":\"ok\"}";
 	struct boot_data *b;
@@ -177,8 +178,9 @@ static void odd_files(void)
 	b = boot_data__load(dir, err, sizeof(err));
 	CHECK(b && has_warning(b, "console.log: not a regular file"),
 	      "a FIFO as console.log is named, not waited on");
-	CHECK(b && has_warning(b, "events.jsonl:2: NUL byte (line skipped)"),
-	      "a NUL byte is an error at its line");
+	CHECK(b && has_warning(b, "events.jsonl:2: NUL byte (line skipped)") &&
+	      has_warning(b, "events.jsonl:4: NUL byte (line skipped)"),
+	      "each line with a NUL byte is an error at its own line");
 	CHECK(b && b->nr_probes == 1 && !strcmp(b->probes[0].driver, "after") && b->has_trailer,
 	      "the lines after a NUL byte are read, up to the trailer");
 	boot_data__free(b);
@@ -208,12 +210,17 @@ static void records(void)
 		"{\"type\":\"signal_generate\",\"sig\":9,\"target\":{\"pid\":\"44\"}}\n"
 		"{\"type\":\"header\",\"schema\":1}\n"
 		"{\"type\":\"trailer\",\"bpf_drops\":0}\n"
-		"{\"type\":\"trailer\",\"bpf_drops\":7}\n", "ev");
+		"{\"type\":\"trailer\",\"bpf_drops\":7}\n"
+		"{\"type\":\"attachment\",\"name\":\"blame.txt\",\"truncated\":true,\"text\":\"x\"}\n",
+		"ev");
 	CHECK(has_warning(b, "ev:2: field 'pid' is string, want int (record skipped)") &&
 	      has_warning(b, "ev:3: field 'async' is string, want boolean (record skipped)") &&
 	      b->nr_probes == 0, "records with mistyped fields are refused at their line");
 	CHECK(has_warning(b, "ev:4: field 'pid' is string") && b->nr_kills == 0,
 	      "a mistyped field in a nested object refuses its record too");
+	CHECK(has_warning(b, "ev:8: attachment 'blame.txt' was cut by the collector") &&
+	      boot_data__attachment(b, "blame.txt"), "an attachment the collector cut is kept and "
+	      "named as cut");
 	CHECK(has_warning(b, "ev:5: a second header") && has_warning(b, "ev:7: a second trailer") &&
 	      b->bpf_drops == 0, "a second header or trailer is named and the first one counts");
 	boot_data__free(b);

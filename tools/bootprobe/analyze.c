@@ -57,7 +57,7 @@ double probe_span__readiness_gap(const struct boot_data *b, const struct probe_s
 	return p->end_ns > m->end_ns ? (p->end_ns - m->end_ns) / NS : 0;
 }
 
-/* The last successful probe of @device by @driver that ended by @ts. */
+/* The last successful probe of @device by @driver. */
 static const struct probe_span *probe_of_device(const struct boot_data *b, const char *driver,
 						const char *device)
 {
@@ -75,19 +75,17 @@ static const struct probe_span *probe_of_device(const struct boot_data *b, const
 
 void devnode__gap(const struct boot_data *b, const struct devnode *d, struct devnode_gap *g)
 {
+	const struct probe_span *p;
 	const struct module_load *m;
 	int64_t ref;
 
-	memset(g, 0, sizeof(*g));
-	g->node = d;
 	g->gap_s = NAN;
-	if (!*d->bound_driver)
+	g->ref = NULL;
+	p = *d->bound_driver ? probe_of_device(b, d->bound_driver, d->bound_device) : NULL;
+	if (!p)
 		return;
-	g->probe = probe_of_device(b, d->bound_driver, d->bound_device);
-	if (!g->probe)
-		return;
-	m = module_of(b, g->probe);
-	ref = m ? m->end_ns : g->probe->end_ns;
+	m = module_of(b, p);
+	ref = m ? m->end_ns : p->end_ns;
 	g->ref = m ? "modprobe return" : "probe end";
 	g->gap_s = d->ts_ns > ref ? (d->ts_ns - ref) / NS : 0;
 }
@@ -125,6 +123,7 @@ void boot__metrics(const struct boot_data *b, struct boot_metrics *m)
 	}
 	m->probe_phase_s = m->probes ? last - first : NAN;
 	m->first_probe_s = m->probes ? first : NAN;
+	m->last_probe_end_s = m->probes ? last : NAN;
 	if (!m->probes)
 		m->probe_max_s = m->probe_sum_s = m->readiness_gap_max_s = NAN;
 }

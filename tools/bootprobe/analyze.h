@@ -17,6 +17,7 @@ struct boot_metrics {
 	double probe_sum_s;	/* sum of user-space probe durations */
 	double probe_max_s;	/* longest single user-space probe */
 	double first_probe_s;	/* start of the first user-space probe */
+	double last_probe_end_s;	/* end of the last user-space probe */
 	double readiness_gap_max_s;	/* max over devices (0 in sync mode) */
 	int probes, failed_probes, kills, udev_kills;
 	int devices, bound;	/* test devices /init listed, those with a driver */
@@ -38,8 +39,6 @@ double probe_span__readiness_gap(const struct boot_data *b, const struct probe_s
  * sees), else the end of that device's probe.
  */
 struct devnode_gap {
-	const struct devnode *node;
-	const struct probe_span *probe;	/* the bound ancestor's probe, or NULL */
 	double gap_s;		/* appeared this long after the reference; 0 if before */
 	const char *ref;	/* "modprobe return", "probe end" or NULL (no reference) */
 };

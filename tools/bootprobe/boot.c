@@ -287,10 +287,12 @@ static void add_attachment(struct boot_data *b, struct json_object *r, const cha
 		warn(b, "%s:%d: attachment '%s' sent twice (the first kept)", label, line, name);
 		return;
 	}
+	if (jbool(r, "truncated"))
+		warn(b, "%s:%d: attachment '%s' was cut by the collector at its size limit",
+		     label, line, name);
 	a = PUSH(b->attachments, b->nr_attachments);
 	copy(a->name, name);
 	a->text = xstrdup(json_object_get_string(t));
-	a->truncated = jget(r, "truncated") && json_object_get_boolean(jget(r, "truncated"));
 }
 
 const char *boot_data__attachment(const struct boot_data *b, const char *name)
@@ -543,8 +545,8 @@ static void console_line(struct boot_data *b, const char *line)
 	} else if (!strncmp(rest, "systemd[1]: systemd ", 20) &&
 		   strstr(rest, " running in system mode") && isnan(b->systemd_start_s)) {
 		b->systemd_start_s = t;
-	} else if (sscanf(rest, "bootprobe: system %31[a-z-]; multi-user.target reached at %lf",
-			  b->system_state, &v) == 2) {
+	} else if (sscanf(rest, "bootprobe: system %*[a-z-]; multi-user.target reached at %lf",
+			  &v) == 1) {
 		/* systemd's own timestamp; 0 when the target was never reached */
 		b->multi_user_s = v > 0 ? v : NAN;
 	} else if (sscanf(rest, "bootprobe: BOOT-COMPLETE at %lf", &v) == 1)
@@ -679,24 +681,23 @@ struct boot_data *boot_data__new(const char *dir)
 /*
  * A line holding a NUL byte is an error at that line, not the end of the
  * file: it is named and blanked (spaces), and the lines after it are read.
+ * One pass: a file of many such lines costs no more than its size.
  */
 static void reject_nul_lines(struct boot_data *b, char *text, size_t len, const char *label)
 {
-	char *nul, *start, *end;
-	int lineno;
+	char *end = text + len, *line, *nl;
+	int lineno = 1;
 
-	while ((nul = memchr(text, '\0', len))) {
-		start = nul;
-		while (start > text && start[-1] != '\n')
-			start--;
-		end = memchr(nul, '\n', len - (nul - text));
-		if (!end)
-			end = text + len;
-		lineno = 1;
-		for (const char *p = text; p < start; p++)
-			lineno += *p == '\n';
-		warn(b, "%s:%d: NUL byte (line skipped)", label, lineno);
-		memset(start, ' ', end - start);
+	if (!memchr(text, '\0', len))
+		return;
+	for (line = text; line < end; line = nl + 1, lineno++) {
+		nl = memchr(line, '\n', end - line);
+		if (!nl)
+			nl = end;
+		if (memchr(line, '\0', nl - line)) {
+			warn(b, "%s:%d: NUL byte (line skipped)", label, lineno);
+			memset(line, ' ', nl - line);
+		}
 	}
 }
 

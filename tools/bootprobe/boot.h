@@ -76,7 +76,6 @@ struct device_state {
 struct attachment {
 	char name[NAME_LEN];
 	char *text;
-	bool truncated;		/* the guest cut it at its size limit */
 };
 
 #define MAX_ATTACHMENTS 16
@@ -98,7 +97,6 @@ struct boot_data {
 	 * mode"), multi-user.target's own monotonic timestamp */
 	double handover_s, systemd_start_s, multi_user_s;
 	double init_exec_s;		/* the stream: PID 1 executes the root's init */
-	char system_state[32];		/* is-system-running: running, degraded, ... */
 	struct strv udev_ignored;	/* udevd's "Invalid value for OPTIONS key, ignoring" lines */
 	struct udev_kill *udev_kills;
 	int nr_udev_kills;

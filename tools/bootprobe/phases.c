@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "phases.h"
+#include "analyze.h"
 #include "sdanalyze.h"
 
 #include <math.h>
@@ -25,20 +26,6 @@ static double diff(double later, double earlier)
 	return later - earlier;	/* NAN propagates */
 }
 
-/* The end of the last probe that ran in user space, s; NAN if none. */
-static double last_probe_end(const struct boot_data *b)
-{
-	double last = NAN;
-
-	for (int i = 0; i < b->nr_probes; i++) {
-		const struct probe_span *p = &b->probes[i];
-
-		if (probe_span__in_user_space(b, p) && !(p->end_ns / 1e9 <= last))
-			last = p->end_ns / 1e9;
-	}
-	return last;
-}
-
 /*
  * When systemd started in the root: PID 1's exec as the collector saw it;
  * else the initramfs's hand-over mark (before run-init empties the
@@ -59,6 +46,7 @@ static double root_start(const struct boot_data *b)
 static void bootprobe_side(const struct boot_data *b, double *s)
 {
 	double root = root_start(b);
+	struct boot_metrics bm;
 	/* The kernel's "Run /init as init process", else the init-top mark. */
 	double init = isnan(b->kernel_done_s) ? b->init_start_s : b->kernel_done_s;
 
@@ -67,8 +55,9 @@ static void bootprobe_side(const struct boot_data *b, double *s)
 	s[PH_TO_SYSTEMD] = root;
 	s[PH_USERSPACE] = diff(b->multi_user_s, root);
 	s[PH_TO_TARGET] = b->multi_user_s;
-	s[PH_LAST_PROBE] = last_probe_end(b);
-	s[PH_BOOT] = boot_data__boot_time(b);
+	boot__metrics(b, &bm);
+	s[PH_LAST_PROBE] = bm.last_probe_end_s;
+	s[PH_BOOT] = bm.boot_s;
 }
 
 /*
