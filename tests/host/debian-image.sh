@@ -39,6 +39,10 @@ refused "a root image too small for a file system" 2 "--root-image $t/small.img"
 	--kernel "$t/vmlinuz" --initrd "$t/initrd.img" --root-image "$t/small.img"
 refused "no image.json next to the kernel" 1 "$t/image.json: missing or damaged" \
 	--kernel "$t/vmlinuz" --initrd "$t/initrd.img" --root-image "$t/root.img"
+mkfifo "$t/image.json"
+refused "a FIFO as image.json (no hang)" 1 "$t/image.json: missing or damaged" \
+	--kernel "$t/vmlinuz" --initrd "$t/initrd.img" --root-image "$t/root.img"
+rm "$t/image.json"
 echo '{"kernel_release":' >"$t/image.json"
 refused "a damaged image.json" 1 "$t/image.json: missing or damaged" \
 	--kernel "$t/vmlinuz" --initrd "$t/initrd.img" --root-image "$t/root.img"

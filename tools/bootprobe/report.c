@@ -538,9 +538,9 @@ static void md_systemd(FILE *f, const struct run_data *r)
 	if (!any_phases(r))
 		return;
 	fprintf(f, "## Beside systemd-analyze\n\nMedians (s) over each mode's ok boots that "
-		"reached systemd. *bootprobe*: the initramfs's /init mark, PID 1's exec of the "
-		"root's init in the event stream, multi-user.target's own timestamp and the "
-		"probe spans. *systemd-analyze*: `systemd-analyze time` on the same boot; with an "
+		"reached systemd. *bootprobe*: the kernel starting the initramfs's /init, PID 1's "
+		"exec of the root's init in the event stream, multi-user.target's own timestamp "
+		"and the probe spans. *systemd-analyze*: `systemd-analyze time` on the same boot; with an "
 		"initramfs-tools initrd (no systemd in it) its \"kernel\" lasts until systemd "
 		"starts in the root (in its main(), after the dynamic loader: a little after the "
 		"exec), which bootprobe splits at the initramfs's /init. Its "
@@ -760,11 +760,19 @@ static void md_orders(FILE *f, struct run_data *r)
 	fprintf(f, "\n");
 }
 
-static int kills_unknown(const struct run_data *r);
+/* Boots where a SIGKILL could have gone unseen. */
+static int kills_unknown(const struct run_data *r)
+{
+	int n = 0;
+
+	for (int i = 0; i < r->nr_modes; i++)
+		n += r->modes[i].boots_kills_incomplete;
+	return n;
+}
 
 static void md_kills(FILE *f, struct run_data *r)
 {
-	int n = 0;
+	int n = 0, unknown;
 
 	fprintf(f, "## Killed probes and drivers at risk\n\n");
 	for (int i = 0; i < r->nr_boots; i++) {
@@ -787,22 +795,13 @@ static void md_kills(FILE *f, struct run_data *r)
 		fprintf(f, "```\n%s```\n\n", text);
 		free(text);
 	}
-	if (!n && !kills_unknown(r))
+	unknown = kills_unknown(r);
+	if (!n && !unknown)
 		fprintf(f, "No SIGKILL hit a task loading a module or probing, and no probe failed.\n\n");
 	else if (!n)
 		fprintf(f, "No SIGKILL was seen hitting a task loading a module or probing, and no "
 			"failed probe, but in %d boots the collector lost events or did not trace "
-			"signals: kills there are unknown.\n\n", kills_unknown(r));
-}
-
-/* Boots where a SIGKILL could have gone unseen. */
-static int kills_unknown(const struct run_data *r)
-{
-	int n = 0;
-
-	for (int i = 0; i < r->nr_modes; i++)
-		n += r->modes[i].boots_kills_incomplete;
-	return n;
+			"signals: kills there are unknown.\n\n", unknown);
 }
 
 /* Every boot whose collector lost events or ran without a program that counts. */
