@@ -37,13 +37,13 @@ refused "a FIFO as root image (no hang)" 2 "--root-image $t/fifo: missing, not a
 	--kernel "$t/vmlinuz" --initrd "$t/initrd.img" --root-image "$t/fifo"
 refused "a root image too small for a file system" 2 "--root-image $t/small.img" \
 	--kernel "$t/vmlinuz" --initrd "$t/initrd.img" --root-image "$t/small.img"
-refused "no image.json next to the kernel" 1 "$t/image.json: missing or damaged" \
+refused "no image.json next to the kernel" 1 "$t/image.json: No such file or directory" \
 	--kernel "$t/vmlinuz" --initrd "$t/initrd.img" --root-image "$t/root.img"
 mkfifo "$t/image.json"
-refused "a FIFO as image.json (no hang)" 1 "$t/image.json: missing or damaged" \
+refused "a FIFO as image.json (no hang)" 1 "$t/image.json: not a regular file" \
 	--kernel "$t/vmlinuz" --initrd "$t/initrd.img" --root-image "$t/root.img"
 rm "$t/image.json"
 echo '{"kernel_release":' >"$t/image.json"
-refused "a damaged image.json" 1 "$t/image.json: missing or damaged" \
+refused "a damaged image.json" 1 "$t/image.json: not a JSON object" \
 	--kernel "$t/vmlinuz" --initrd "$t/initrd.img" --root-image "$t/root.img"
 check "no refused run left a results folder" test ! -e "$t/results"

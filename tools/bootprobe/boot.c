@@ -55,6 +55,58 @@ const char *jstr(struct json_object *o, const char *key)
 	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
 }
 
+void jscrub(struct json_object *o, bool keep_lines)
+{
+	size_t len;
+	char *s;
+
+	switch (o ? json_object_get_type(o) : json_type_null) {
+	case json_type_string:
+		len = (size_t)json_object_get_string_len(o);
+		s = xmalloc(len + 1);
+		memcpy(s, json_object_get_string(o), len + 1);
+		if (ctl_scrub_n(s, len, keep_lines))
+			json_object_set_string_len(o, s, (int)len);
+		free(s);
+		break;
+	case json_type_array:
+		for (size_t i = 0; i < json_object_array_length(o); i++)
+			jscrub(json_object_array_get_idx(o, i), keep_lines);
+		break;
+	case json_type_object: {
+		/* Keys are only looked up, never shown: they stay as they are. */
+		json_object_object_foreach(o, key, val) {
+			(void)key;
+			jscrub(val, keep_lines);
+		}
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+struct json_object *jread(const char *path, const char **why)
+{
+	size_t len = 0;
+	char *text = read_file(path, &len);
+	struct json_object *o = NULL;
+
+	if (!text) {
+		*why = read_file_strerror(errno);
+	} else if (strlen(text) != len) {
+		*why = "a NUL byte";
+	} else if (!(o = json_tokener_parse(text)) || !json_object_is_type(o, json_type_object)) {
+		*why = "not a JSON object";
+		json_object_put(o);
+		o = NULL;
+	} else {
+		jscrub(o, false);
+	}
+	free(text);
+	return o;
+}
+
 static bool jhas_int(struct json_object *o, const char *key)
 {
 	struct json_object *v = jget(o, key);
@@ -467,6 +519,8 @@ void boot_data__parse_events(struct boot_data *b, const char *text, const char *
 		} else if (!json_object_is_type(r, json_type_object)) {
 			warn(b, "%s:%d: not a JSON object (skipped)", label, lineno);
 		} else {
+			/* An attachment's text is lines (systemd-analyze's output). */
+			jscrub(r, !strcmp(jstr(r, "type"), "attachment"));
 			add_record(b, r, label, lineno);
 		}
 		json_object_put(r);
@@ -629,20 +683,14 @@ static double event_timeout_from(const char *cmdline)
 static int load_boot_json(struct boot_data *b, char *err, int errlen)
 {
 	char *path = xasprintf("%s/boot.json", b->dir);
-	size_t len = 0;
-	char *text = read_file(path, &len);
-	struct json_object *o = text && strlen(text) == len ? json_tokener_parse(text) : NULL;
+	const char *why = NULL;
+	struct json_object *o = jread(path, &why);
 
-	if (!o || !json_object_is_type(o, json_type_object)) {
-		snprintf(err, errlen, "%s: %s: not a finished boot", path,
-			 !text ? read_file_strerror(errno) : strlen(text) != len ? "a NUL byte"
-			 : "not a JSON object");
-		json_object_put(o);
-		free(text);
+	if (!o) {
+		snprintf(err, errlen, "%s: %s: not a finished boot", path, why);
 		free(path);
 		return -1;
 	}
-	free(text);
 	free(b->name);
 	free(b->mode);
 	free(b->outcome);

@@ -18,6 +18,18 @@ struct json_object;
 /* JSON accessors that tolerate anything: NULL, or "" for a missing string. */
 struct json_object *jget(struct json_object *o, const char *key);
 const char *jstr(struct json_object *o, const char *key);
+/*
+ * Every string value in @o through ctl_scrub(): a file from a
+ * guest or a results folder, scrubbed once where it is parsed, hands no
+ * control byte to any output.
+ */
+void jscrub(struct json_object *o, bool keep_lines);
+/*
+ * A JSON object file from a guest or a results folder (boot.json, the
+ * manifest, image.json): read through read_file() (regular, bounded), no
+ * NUL byte, one object, scrubbed.  NULL with @why saying what was wrong.
+ */
+struct json_object *jread(const char *path, const char **why);
 
 #define NAME_LEN 64
 #define UNKNOWN_NS INT64_MIN

@@ -57,11 +57,41 @@ static char *md_str(const char *s)
 	return out;
 }
 
-/* @s inside a Markdown code span: a backtick would end it, so it becomes '. */
+/* Escaped names that live until the report is written (report__write frees them). */
+static struct strv md_pool;
+
+/* md_str(@s) for a printf argument: no free at the call site. */
+static const char *md(const char *s)
+{
+	char *e = md_str(s);
+
+	strv__push(&md_pool, e);
+	free(e);
+	return md_pool.v[md_pool.n - 1];
+}
+
+/*
+ * @s inside a Markdown code span or code block: a backtick would end it (or
+ * a ``` line close the block), so it becomes '; control bytes become '?',
+ * line breaks too unless @block.
+ */
+static void md_code_text(FILE *f, const char *s, bool block)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '`')
+			fputc('\'', f);
+		else if ((c < 0x20 && !(block && c == '\n')) || c == 0x7f)
+			fputc('?', f);
+		else
+			fputc(c, f);
+	}
+}
+
 static void md_code(FILE *f, const char *s)
 {
-	for (; *s; s++)
-		fputc(*s == '`' ? '\'' : (unsigned char)*s < 0x20 ? '?' : *s, f);
+	md_code_text(f, s, false);
 }
 
 /*
@@ -173,12 +203,15 @@ static void md_modes(FILE *f, struct run_data *r)
 		const struct mode_stats *m = &r->modes[i];
 
 		fprintf(f, "### %s\n\n%d boots, %d ok; kill rate %d/%d boots; failed probes %d of %d, "
-			"in %d of %d ok boots\n\n", m->name, m->boots, m->ok, m->boots_with_kills,
+			"in %d of %d ok boots\n\n", md(m->name), m->boots, m->ok, m->boots_with_kills,
 			m->boots, m->failed_probes, m->probes, m->boots_with_failed, m->ok);
 		md_mode_losses(f, m);
-		if (m->boots_udev_ignored)
-			fprintf(f, "udevd ignored a setting in %d of %d boots: `%s`\n\n",
-				m->boots_udev_ignored, m->boots, m->udev_ignored);
+		if (m->boots_udev_ignored) {
+			fprintf(f, "udevd ignored a setting in %d of %d boots: `",
+				m->boots_udev_ignored, m->boots);
+			md_code(f, m->udev_ignored);
+			fprintf(f, "`\n\n");
+		}
 		fprintf(f, "| metric | n | median | IQR | 95 %% CI of median | min – max |\n"
 			"|---|---|---|---|---|---|\n");
 		for (int k = 0; k < M_COUNT; k++)
@@ -208,7 +241,8 @@ static void md_comparisons(FILE *f, struct run_data *r)
 		"Difference of medians (mode − %s) with its 95 %% bootstrap CI, and the "
 		"two-sided Mann-Whitney U test.\n\n"
 		"| mode | metric | median %s | median mode | difference | 95 %% CI | change | U | p |\n"
-		"|---|---|---|---|---|---|---|---|---|\n", base->name, base->name, base->name);
+		"|---|---|---|---|---|---|---|---|---|\n", md(base->name), md(base->name),
+		md(base->name));
 	for (int i = 0; i < r->nr_modes; i++) {
 		const enum metric ms[] = { M_BOOT, M_PHASE, M_GAP };
 
@@ -223,7 +257,7 @@ static void md_comparisons(FILE *f, struct run_data *r)
 			if (isfinite(c.pct))
 				snprintf(pct, sizeof(pct), "%+.1f %%", c.pct);
 			fprintf(f, "| %s | %s | %.3f | %.3f | %+.3f | %+.3f – %+.3f | %s | %.1f | %.3g%s |\n",
-				r->modes[i].name, metric_titles[ms[k]], c.median_a, c.median_b, c.diff,
+				md(r->modes[i].name), metric_titles[ms[k]], c.median_a, c.median_b, c.diff,
 				c.diff_lo, c.diff_hi, pct, c.mw.u, c.mw.p, c.mw.exact ? " (exact)" : "");
 		}
 	}
@@ -717,7 +751,8 @@ static void md_efficiency(FILE *f, struct run_data *r)
 		"the sum of all probes (1.0: perfectly serial).\n\n"
 		"| mode | phase / longest probe (median) | phase / sum of probes (median) |\n|---|---|---|\n");
 	for (int i = 0; i < r->nr_modes; i++)
-		fprintf(f, "| %s | %.2f | %.2f |\n", r->modes[i].name, r->modes[i].eff_longest_s.median,
+		fprintf(f, "| %s | %.2f | %.2f |\n", md(r->modes[i].name),
+			r->modes[i].eff_longest_s.median,
 			r->modes[i].eff_sum_s.median);
 	if (!base)
 		return;
@@ -725,11 +760,11 @@ static void md_efficiency(FILE *f, struct run_data *r)
 		"Predicted from the %s boots alone: each boot's probe phase replaced by its longest "
 		"probe (the critical path when all probes run in parallel).\n\n"
 		"| | boot time, median (s) | 95 %% CI |\n|---|---|---|\n"
-		"| predicted from %s | %.3f | %.3f – %.3f |\n", base->name, base->name,
+		"| predicted from %s | %.3f | %.3f – %.3f |\n", md(base->name), md(base->name),
 		base->whatif_s.median, base->whatif_s.ci_lo, base->whatif_s.ci_hi);
 	for (int i = 0; i < r->nr_modes; i++)
 		if (&r->modes[i] != base)
-			fprintf(f, "| measured %s | %.3f | %.3f – %.3f |\n", r->modes[i].name,
+			fprintf(f, "| measured %s | %.3f | %.3f – %.3f |\n", md(r->modes[i].name),
 				r->modes[i].s[M_BOOT].median, r->modes[i].s[M_BOOT].ci_lo,
 				r->modes[i].s[M_BOOT].ci_hi);
 	fprintf(f, "\n");
@@ -742,7 +777,7 @@ static void md_orders(FILE *f, struct run_data *r)
 		const struct mode_stats *m = &r->modes[i];
 
 		fprintf(f, "- **%s**: %zu distinct probe order%s over %d ok boots; %zu distinct "
-			"device→driver set%s\n", m->name, m->orders.n, m->orders.n == 1 ? "" : "s", m->ok,
+			"device→driver set%s\n", md(m->name), m->orders.n, m->orders.n == 1 ? "" : "s", m->ok,
 			m->device_sets.n, m->device_sets.n == 1 ? "" : "s");
 		for (size_t k = 0; k < m->orders.n && k < 5; k++) {
 			fprintf(f, "  - %d boot%s: `", m->order_count[k],
@@ -792,7 +827,9 @@ static void md_kills(FILE *f, struct run_data *r)
 		m = open_memstream(&text, &len);
 		boot__explain(b, m);
 		fclose(m);
-		fprintf(f, "```\n%s```\n\n", text);
+		fprintf(f, "```\n");
+		md_code_text(f, text, true);
+		fprintf(f, "```\n\n");
 		free(text);
 	}
 	unknown = kills_unknown(r);
@@ -839,7 +876,7 @@ static void md_warnings(FILE *f, struct run_data *r)
 		return;
 	fprintf(f, "## Input problems (kept what could be used)\n\n");
 	for (size_t i = 0; i < r->warnings.n && i < 40; i++)
-		fprintf(f, "- %s\n", r->warnings.v[i]);
+		fprintf(f, "- %s\n", md(r->warnings.v[i]));
 	if (r->warnings.n > 40)
 		fprintf(f, "- ... and %zu more\n", r->warnings.n - 40);
 	fprintf(f, "\n");
@@ -857,10 +894,12 @@ static void md_settings(FILE *f, const struct run_data *r)
 			r->time_scale);
 	fprintf(f, "| mode | kernel arguments of its first boot%s |\n|---|---|\n",
 		r->baseline ? "; the baseline is marked" : "");
-	for (size_t i = 0; i < r->mode_names.n; i++)
-		fprintf(f, "| %s%s | `%s` |\n", r->mode_names.v[i],
-			r->baseline && !strcmp(r->baseline, r->mode_names.v[i]) ? " (baseline)" : "",
-			*r->mode_args.v[i] ? r->mode_args.v[i] : "(none)");
+	for (size_t i = 0; i < r->mode_names.n; i++) {
+		fprintf(f, "| %s%s | `", md(r->mode_names.v[i]),
+			r->baseline && !strcmp(r->baseline, r->mode_names.v[i]) ? " (baseline)" : "");
+		md_code(f, *r->mode_args.v[i] ? r->mode_args.v[i] : "(none)");
+		fprintf(f, "` |\n");
+	}
 	fprintf(f, "\n");
 }
 
@@ -870,7 +909,7 @@ static void write_md_body(FILE *f, struct run_data *r, bool charts)
 		"from kernel start to the later of udev's queue being empty after coldplug and the "
 		"end of the last driver probe in user space (async probes included); the guest's "
 		"own boot-complete mark and QEMU's wall time are shown next to it.%s\n\n",
-		r->run_id, r->nr_boots, r->nr_modes, any_phases(r) ? " On a boot that reaches "
+		md(r->run_id), r->nr_boots, r->nr_modes, any_phases(r) ? " On a boot that reaches "
 		"systemd, systemd's own multi-user.target timestamp takes the place of udev's "
 		"queue (udev runs under systemd there)." : "");
 	md_drivers_probed(f, r);
@@ -953,6 +992,34 @@ static void html_inline(FILE *f, const char *s)
 		fputs("</b>", f);
 }
 
+/*
+ * An image line of ours, "![NAME](charts/NAME.svg)", as the chart's SVG
+ * inline.  Only a name from chart_names is read (gnuplot wrote the file,
+ * escaping the text in it); any other image line is shown as text.
+ */
+static void html_chart(FILE *f, const char *line, const char *dir)
+{
+	for (int i = 0; chart_names[i]; i++) {
+		char *ours = xasprintf("![%s](charts/%s.svg)", chart_names[i], chart_names[i]);
+		bool match = !strcmp(line, ours);
+		char *path, *svg, *start;
+
+		free(ours);
+		if (!match)
+			continue;
+		path = xasprintf("%s/charts/%s.svg", dir, chart_names[i]);
+		svg = read_file(path, NULL);
+		start = svg ? strstr(svg, "<svg") : NULL;
+		fputs(start ? start : "<p>(chart missing)</p>", f);
+		free(svg);
+		free(path);
+		return;
+	}
+	fputs("<p>", f);
+	html_escape(f, line);
+	fputs("</p>\n", f);
+}
+
 /* A small markdown subset: headings, tables, lists, code blocks, images. */
 static void html_line(FILE *f, const char *line, const char *dir, bool *in_code, bool *in_table)
 {
@@ -995,16 +1062,7 @@ static void html_line(FILE *f, const char *line, const char *dir, bool *in_code,
 		*in_table = true;
 		free(copy);
 	} else if (!strncmp(line, "![", 2)) {
-		const char *open = strchr(line, '('), *close = strrchr(line, ')');
-		char *rel = open && close ? strndup(open + 1, close - open - 1) : NULL;
-		char *path = rel ? xasprintf("%s/%s", dir, rel) : NULL;
-		char *svg = path ? read_file(path, NULL) : NULL;
-		char *start = svg ? strstr(svg, "<svg") : NULL;
-
-		fputs(start ? start : "<p>(chart missing)</p>", f);
-		free(svg);
-		free(path);
-		free(rel);
+		html_chart(f, line, dir);
 	} else if (*line) {
 		size_t indent = strspn(line, " ");
 		bool item = !strncmp(line + indent, "- ", 2);
@@ -1113,6 +1171,7 @@ int report__write(struct run_data *r, const struct report_opts *o)
 	json_object_put(sum);
 	if (o->traces && write_traces(r, dir))
 		err = -1;
+	strv__free(&md_pool);
 	free(md);
 	free(dir);
 	return err;

@@ -30,9 +30,20 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Boot folders: those the manifest @man names, else every folder under boots/. */
-static void list_boots(const char *dir, struct json_object *man, struct strv *out,
-		       struct strv *warnings)
+/* "boots/NAME", NAME one plain folder name: a manifest names boots, never paths. */
+static bool boot_dir_ok(const char *rel)
+{
+	const char *name = rel + 6;
+
+	return !strncmp(rel, "boots/", 6) && *name && *name != '.' && !strchr(name, '/');
+}
+
+/*
+ * Boot folders: those the manifest @man names, else (@why it could not be
+ * read) every folder under boots/.
+ */
+static void list_boots(const char *dir, struct json_object *man, const char *why,
+		       struct strv *out, struct strv *warnings)
 {
 	struct json_object *boots = jget(man, "boots");
 	DIR *d;
@@ -44,8 +55,11 @@ static void list_boots(const char *dir, struct json_object *man, struct strv *ou
 			const char *rel = jstr(json_object_array_get_idx(boots, i), "dir");
 			char *path;
 
-			if (!*rel || strstr(rel, ".."))
+			if (!boot_dir_ok(rel)) {
+				strv__pushf(warnings, "%s/manifest.json: boot %zu: dir '%s' is not "
+					    "boots/NAME (skipped)", dir, i + 1, rel);
 				continue;
+			}
 			path = xasprintf("%s/%s", dir, rel);
 			/* A boot listed twice is one boot, not two samples. */
 			if (strv__contains(out, path))
@@ -58,7 +72,7 @@ static void list_boots(const char *dir, struct json_object *man, struct strv *ou
 		return;
 	}
 	strv__pushf(warnings, "%s/manifest.json: %s; reading every folder under boots/", dir,
-		    man ? "no boots list" : "missing or not JSON");
+		    man ? "no boots list" : why ? why : "missing");
 	path = xasprintf("%s/boots", dir);
 	d = opendir(path);
 	while (d && (e = readdir(d)))
@@ -97,7 +111,7 @@ struct run_data *run_data__load(const char *dir, char *err, int errlen)
 	struct run_data *r = xcalloc(1, sizeof(*r));
 	struct strv dirs = { 0 };
 	struct json_object *man;
-	const char *slash;
+	const char *slash, *why = NULL;
 	char *real, *path;
 
 	r->dir = xstrdup(dir);
@@ -113,10 +127,10 @@ struct run_data *run_data__load(const char *dir, char *err, int errlen)
 	}
 	/* The manifest is read once: the boots it lists and what it says of the scenario. */
 	path = xasprintf("%s/manifest.json", dir);
-	man = json_object_from_file(path);
+	man = jread(path, &why);
 	free(path);
 	read_manifest(r, man);
-	list_boots(dir, man, &dirs, &r->warnings);
+	list_boots(dir, man, why, &dirs, &r->warnings);
 	json_object_put(man);
 	r->boots = xcalloc(dirs.n ? dirs.n : 1, sizeof(*r->boots));
 	for (size_t i = 0; i < dirs.n; i++) {

@@ -397,14 +397,11 @@ static int run__loop(struct run *run, int sfd)
 static int run__load_image_info(struct run *run)
 {
 	char *path = sibling_path(run->opts->kernel, "image.json");
-	char *text = read_file(path, NULL);
+	const char *why = "no kernel_release";
 
-	/* Through read_file(): a regular file, never waited on like a FIFO. */
-	run->image_info = text ? json_tokener_parse(text) : NULL;
-	free(text);
-	if (!run->image_info || !json_object_is_type(run->image_info, json_type_object) ||
-	    !*jstr(run->image_info, "kernel_release")) {
-		fprintf(stderr, "bootprobe: %s: missing or damaged (make debian-image)\n", path);
+	run->image_info = jread(path, &why);
+	if (!run->image_info || !*jstr(run->image_info, "kernel_release")) {
+		fprintf(stderr, "bootprobe: %s: %s (make debian-image)\n", path, why);
 		free(path);
 		return -1;
 	}

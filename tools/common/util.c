@@ -36,6 +36,24 @@ void *xcalloc(size_t n, size_t size)
 	return p;
 }
 
+size_t ctl_scrub_n(char *s, size_t len, bool keep_lines)
+{
+	size_t changed = 0;
+
+	for (size_t i = 0; i < len; i++)
+		if (((unsigned char)s[i] < 0x20 && !(keep_lines && s[i] == '\n')) || s[i] == 0x7f) {
+			s[i] = '?';
+			changed++;
+		}
+	return changed;
+}
+
+char *ctl_scrub(char *s, bool keep_lines)
+{
+	ctl_scrub_n(s, strlen(s), keep_lines);
+	return s;
+}
+
 char *xstrdup(const char *s)
 {
 	char *p = strdup(s);

@@ -55,6 +55,14 @@ FILE *fopen_in(const char *dir, const char *name, const char *who);
  * never hidden, never "" or ".."); cut to fit @len.
  */
 void file_name_of(const char *s, char *buf, size_t len);
+/*
+ * Text from a guest or a results folder made inert for a terminal, a table
+ * row or a Markdown line: control bytes and DEL become '?' in place (a line
+ * break too, unless @keep_lines).  Returns @s.  ctl_scrub_n() scrubs @len
+ * bytes (NUL among them) and returns how many it changed.
+ */
+char *ctl_scrub(char *s, bool keep_lines);
+size_t ctl_scrub_n(char *s, size_t len, bool keep_lines);
 /* @name in the folder of @path (which need not exist); caller frees. */
 char *sibling_path(const char *path, const char *name);
 /* First line of the file NAME in the folder holding PATH, or NULL. */
