@@ -209,20 +209,23 @@ static void records(void)
 		"\"start_ns\":1,\"end_ns\":2}\n"
 		"{\"type\":\"signal_generate\",\"sig\":9,\"target\":{\"pid\":\"44\"}}\n"
 		"{\"type\":\"header\",\"schema\":1}\n"
+		"{\"type\":\"attachment\",\"name\":\"blame.txt\",\"truncated\":true,\"text\":\"x\"}\n"
 		"{\"type\":\"trailer\",\"bpf_drops\":0}\n"
-		"{\"type\":\"trailer\",\"bpf_drops\":7}\n"
-		"{\"type\":\"attachment\",\"name\":\"blame.txt\",\"truncated\":true,\"text\":\"x\"}\n",
+		"{\"type\":\"trailer\",\"bpf_drops\":7}\n",
 		"ev");
 	CHECK(has_warning(b, "ev:2: field 'pid' is string, want int (record skipped)") &&
 	      has_warning(b, "ev:3: field 'async' is string, want boolean (record skipped)") &&
 	      b->nr_probes == 0, "records with mistyped fields are refused at their line");
 	CHECK(has_warning(b, "ev:4: field 'pid' is string") && b->nr_kills == 0,
 	      "a mistyped field in a nested object refuses its record too");
-	CHECK(has_warning(b, "ev:8: attachment 'blame.txt' was cut by the collector") &&
+	CHECK(has_warning(b, "ev:6: attachment 'blame.txt' was cut by the collector") &&
 	      boot_data__attachment(b, "blame.txt"), "an attachment the collector cut is kept and "
 	      "named as cut");
-	CHECK(has_warning(b, "ev:5: a second header") && has_warning(b, "ev:7: a second trailer") &&
+	CHECK(has_warning(b, "ev:5: a second header") && has_warning(b, "ev:8: a second trailer") &&
 	      b->bpf_drops == 0, "a second header or trailer is named and the first one counts");
+	CHECK(b->rejected == 5 && boot_data__damaged(b) &&
+	      !strcmp(b->first_rejected, "ev:2: field 'pid' is string, want int (record skipped)"),
+	      "the 5 refused records are counted, the first named: the boot is damaged");
 	boot_data__free(b);
 	dir = xasprintf("%s/boots/sync-001", run);
 	mkdir_p(dir);

@@ -34,6 +34,29 @@ static void warn(struct boot_data *b, const char *fmt, ...)
 	free(msg);
 }
 
+/*
+ * A record of the event stream refused at its line: named like any warning,
+ * and counted, because a boot whose stream lost records to damage is not
+ * one the statistics can use (boot_data__damaged()).
+ */
+static void reject(struct boot_data *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void reject(struct boot_data *b, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	if (!b->rejected++)
+		b->first_rejected = xstrdup(msg);
+	warn(b, "%s", msg);
+	free(msg);
+}
+
 /* Append one zeroed element to a dynamic array. */
 #define PUSH(arr, n) \
 	(arr = realloc(arr, ((n) + 1) * sizeof(*(arr))), \
@@ -230,7 +253,7 @@ static void add_devnode(struct boot_data *b, struct json_object *r, const char *
 
 	if ((strcmp(kind, "block") && strcmp(kind, "net")) || !*jstr(r, "name") ||
 	    !jhas_int(r, "ts_ns")) {
-		warn(b, "%s:%d: devnode without kind, name or time (skipped)", label, line);
+		reject(b, "%s:%d: devnode without kind, name or time (skipped)", label, line);
 		return;
 	}
 	d = PUSH(b->devnodes, b->nr_devnodes);
@@ -249,7 +272,7 @@ static void add_devnode(struct boot_data *b, struct json_object *r, const char *
 static void add_init_exec(struct boot_data *b, struct json_object *r, const char *label, int line)
 {
 	if (!jhas_int(r, "ts_ns")) {
-		warn(b, "%s:%d: init_exec without a time (skipped)", label, line);
+		reject(b, "%s:%d: init_exec without a time (skipped)", label, line);
 		return;
 	}
 	b->init_exec_s = jint(r, "ts_ns", 0) / 1e9;
@@ -258,7 +281,7 @@ static void add_init_exec(struct boot_data *b, struct json_object *r, const char
 static void add_header(struct boot_data *b, struct json_object *r, const char *label, int line)
 {
 	if (b->has_header) {
-		warn(b, "%s:%d: a second header (ignored)", label, line);
+		reject(b, "%s:%d: a second header (ignored)", label, line);
 		return;
 	}
 	b->has_header = true;
@@ -326,7 +349,7 @@ static void add_attachment(struct boot_data *b, struct json_object *r, const cha
 	struct attachment *a;
 
 	if (!attachment_name_ok(name) || !t || !json_object_is_type(t, json_type_string)) {
-		warn(b, "%s:%d: attachment without a valid name and text (skipped)", label, line);
+		reject(b, "%s:%d: attachment without a valid name and text (skipped)", label, line);
 		return;
 	}
 	if (b->nr_attachments >= MAX_ATTACHMENTS ||
@@ -412,21 +435,45 @@ static bool skip_unused(const char *line, size_t len)
 	return end && is_unused_type(line + plen, end - (line + plen));
 }
 
-/* The type each field the analysis reads must have, wherever it stands. */
+/*
+ * The latest time a record may hold: a day after boot.  Guest clocks start
+ * at 0 and the slowest boot bootprobe runs (2014's real times) takes an
+ * hour; INT64-sized times would turn sums and medians into nonsense.
+ */
+#define MAX_EVENT_NS (86400LL * 1000000000)
+/* PID_MAX_LIMIT (include/linux/threads.h, 64-bit). */
+#define MAX_PID (4LL * 1024 * 1024)
+/* _NSIG on x86. */
+#define MAX_SIG 64
+
+/*
+ * The type each field the analysis reads must have, wherever it stands,
+ * and for integers the range it must lie in.
+ */
 static const struct {
 	const char *key;
 	enum json_type type;
+	long long min, max;
 } field_types[] = {
-	{ "ts_ns", json_type_int }, { "start_ns", json_type_int }, { "end_ns", json_type_int },
-	{ "pid", json_type_int }, { "ret", json_type_int }, { "probe_error", json_type_int },
-	{ "sig", json_type_int }, { "wait_ns", json_type_int }, { "schema", json_type_int },
-	{ "bpf_drops", json_type_int }, { "events_dropped", json_type_int },
-	{ "events_written", json_type_int }, { "for_ns", json_type_int },
-	{ "async", json_type_boolean }, { "pre_collector", json_type_boolean },
-	{ "fatal_signal", json_type_boolean }, { "truncated", json_type_boolean },
-	{ "type", json_type_string }, { "driver", json_type_string },
-	{ "device", json_type_string }, { "comm", json_type_string },
-	{ "name", json_type_string }, { "kind", json_type_string },
+	{ "ts_ns", json_type_int, 0, MAX_EVENT_NS },
+	{ "start_ns", json_type_int, 0, MAX_EVENT_NS },
+	{ "end_ns", json_type_int, 0, MAX_EVENT_NS },
+	{ "wait_ns", json_type_int, 0, MAX_EVENT_NS },
+	{ "for_ns", json_type_int, 0, MAX_EVENT_NS },
+	{ "duration_ns", json_type_int, 0, MAX_EVENT_NS },
+	{ "pid", json_type_int, 0, MAX_PID }, { "tgid", json_type_int, 0, MAX_PID },
+	{ "sig", json_type_int, 1, MAX_SIG },
+	{ "ret", json_type_int, INT32_MIN, INT32_MAX },
+	{ "probe_error", json_type_int, -4095, 0 },
+	{ "schema", json_type_int, 0, INT32_MAX },
+	{ "bpf_drops", json_type_int, 0, INT64_MAX },
+	{ "events_dropped", json_type_int, 0, INT64_MAX },
+	{ "events_written", json_type_int, 0, INT64_MAX },
+	{ "async", json_type_boolean, 0, 0 }, { "pre_collector", json_type_boolean, 0, 0 },
+	{ "fatal_signal", json_type_boolean, 0, 0 }, { "truncated", json_type_boolean, 0, 0 },
+	{ "type", json_type_string, 0, 0 }, { "driver", json_type_string, 0, 0 },
+	{ "device", json_type_string, 0, 0 }, { "comm", json_type_string, 0, 0 },
+	{ "name", json_type_string, 0, 0 }, { "kind", json_type_string, 0, 0 },
 };
 
 /*
@@ -443,14 +490,32 @@ static bool record_typed(struct boot_data *b, struct json_object *r, const char 
 				return false;
 			continue;
 		}
-		for (size_t i = 0; i < sizeof(field_types) / sizeof(field_types[0]); i++)
-			if (!strcmp(key, field_types[i].key) && v &&
-			    !json_object_is_type(v, field_types[i].type)) {
-				warn(b, "%s:%d: field '%s' is %s, want %s (record skipped)", label,
-				     line, key, json_type_to_name(json_object_get_type(v)),
-				     json_type_to_name(field_types[i].type));
+		for (size_t i = 0; i < sizeof(field_types) / sizeof(field_types[0]); i++) {
+			long long n;
+
+			if (strcmp(key, field_types[i].key) || !v)
+				continue;
+			if (!json_object_is_type(v, field_types[i].type)) {
+				reject(b, "%s:%d: field '%s' is %s, want %s (record skipped)", label,
+				       line, key, json_type_to_name(json_object_get_type(v)),
+				       json_type_to_name(field_types[i].type));
 				return false;
 			}
+			n = field_types[i].type == json_type_int ? json_object_get_int64(v) : 0;
+			if (field_types[i].type == json_type_int &&
+			    (n < field_types[i].min || n > field_types[i].max)) {
+				reject(b, "%s:%d: field '%s' is %lld, outside %lld..%lld (record "
+				       "skipped)", label, line, key, n, field_types[i].min,
+				       field_types[i].max);
+				return false;
+			}
+		}
+	}
+	/* A span ends after it starts. */
+	if (jhas_int(r, "start_ns") && jhas_int(r, "end_ns") &&
+	    jint(r, "end_ns", 0) < jint(r, "start_ns", 0)) {
+		reject(b, "%s:%d: end_ns before start_ns (record skipped)", label, line);
+		return false;
 	}
 	return true;
 }
@@ -462,6 +527,11 @@ static void add_record(struct boot_data *b, struct json_object *r, const char *l
 	if (!record_typed(b, r, label, line, 0))
 		return;
 	type = jstr(r, "type");
+	/* The trailer is the last record: the collector wrote nothing after it. */
+	if (b->has_trailer && strcmp(type, "trailer")) {
+		reject(b, "%s:%d: a record after the trailer (skipped)", label, line);
+		return;
+	}
 	if (!strcmp(type, "probe"))
 		add_probe(b, r);
 	else if (!strcmp(type, "module_load"))
@@ -474,7 +544,7 @@ static void add_record(struct boot_data *b, struct json_object *r, const char *l
 	} else if (!strcmp(type, "header"))
 		add_header(b, r, label, line);
 	else if (!strcmp(type, "trailer") && b->has_trailer)
-		warn(b, "%s:%d: a second trailer (ignored: the first one counts)", label, line);
+		reject(b, "%s:%d: a second trailer (ignored: the first one counts)", label, line);
 	else if (!strcmp(type, "trailer"))
 		add_trailer(b, r);
 	else if (!strcmp(type, "attachment"))
@@ -484,7 +554,7 @@ static void add_record(struct boot_data *b, struct json_object *r, const char *l
 	else if (!strcmp(type, "init_exec"))
 		add_init_exec(b, r, label, line);
 	else if (!*type) {
-		warn(b, "%s:%d: record without a type", label, line);
+		reject(b, "%s:%d: record without a type", label, line);
 	} else if (!is_unused_type(type, strlen(type))) {
 		if (!b->unknown_records++)
 			warn(b, "%s:%d: unknown record type '%.40s' (ignored; later ones counted)",
@@ -514,10 +584,16 @@ void boot_data__parse_events(struct boot_data *b, const char *text, const char *
 		r = json_tokener_parse_ex(tok, line, (int)len);
 		if (!r || json_tokener_get_error(tok) != json_tokener_success ||
 		    tok->char_offset != (int)len) {
-			warn(b, "%s:%d: %s", label, lineno, nl ? "not a JSON object (skipped)"
-							  : "truncated last line (skipped)");
+			/*
+			 * A last line cut short is a stream cut short (QEMU stopped):
+			 * a loss, like the missing trailer, not damage.
+			 */
+			if (nl)
+				reject(b, "%s:%d: not a JSON object (skipped)", label, lineno);
+			else
+				warn(b, "%s:%d: truncated last line (skipped)", label, lineno);
 		} else if (!json_object_is_type(r, json_type_object)) {
-			warn(b, "%s:%d: not a JSON object (skipped)", label, lineno);
+			reject(b, "%s:%d: not a JSON object (skipped)", label, lineno);
 		} else {
 			/* An attachment's text is lines (systemd-analyze's output). */
 			jscrub(r, !strcmp(jstr(r, "type"), "attachment"));
@@ -731,7 +807,8 @@ struct boot_data *boot_data__new(const char *dir)
  * file: it is named and blanked (spaces), and the lines after it are read.
  * One pass: a file of many such lines costs no more than its size.
  */
-static void reject_nul_lines(struct boot_data *b, char *text, size_t len, const char *label)
+static void reject_nul_lines(struct boot_data *b, char *text, size_t len, const char *label,
+			     bool stream)
 {
 	char *end = text + len, *line, *nl;
 	int lineno = 1;
@@ -743,14 +820,21 @@ static void reject_nul_lines(struct boot_data *b, char *text, size_t len, const 
 		if (!nl)
 			nl = end;
 		if (memchr(line, '\0', nl - line)) {
-			warn(b, "%s:%d: NUL byte (line skipped)", label, lineno);
+			if (stream)
+				reject(b, "%s:%d: NUL byte (line skipped)", label, lineno);
+			else
+				warn(b, "%s:%d: NUL byte (line skipped)", label, lineno);
 			memset(line, ' ', nl - line);
 		}
 	}
 }
 
-/* A boot folder's file, as text; NULL after a warning naming it. */
-static char *read_input(struct boot_data *b, const char *path)
+/*
+ * A boot folder's file, as text; NULL after a warning naming it.  A line
+ * with a NUL byte is refused in the event @stream; on the console, a serial
+ * line, it is noise.
+ */
+static char *read_input(struct boot_data *b, const char *path, bool stream)
 {
 	size_t len;
 	char *text = read_file(path, &len);
@@ -759,7 +843,7 @@ static char *read_input(struct boot_data *b, const char *path)
 		warn(b, "%s: %s", path, read_file_strerror(errno));
 		return NULL;
 	}
-	reject_nul_lines(b, text, len, path);
+	reject_nul_lines(b, text, len, path, stream);
 	return text;
 }
 
@@ -773,13 +857,13 @@ struct boot_data *boot_data__load(const char *dir, char *err, int errlen)
 		return NULL;
 	}
 	path = xasprintf("%s/console.log", dir);
-	text = read_input(b, path);
+	text = read_input(b, path, false);
 	if (text)
 		boot_data__parse_console(b, text, path);
 	free(text);
 	free(path);
 	path = xasprintf("%s/events.jsonl", dir);
-	text = read_input(b, path);
+	text = read_input(b, path, true);
 	if (text && *text)
 		boot_data__parse_events(b, text, path);
 	free(text);
@@ -804,6 +888,7 @@ void boot_data__free(struct boot_data *b)
 	free(b->udev_kills);
 	free(b->devices);
 	strv__free(&b->warnings);
+	free(b->first_rejected);
 	strv__free(&b->udev_ignored);
 	strv__free(&b->not_attached);
 	free(b->dir);

@@ -131,11 +131,23 @@ struct boot_data {
 	struct devnode *devnodes;
 	int nr_devnodes;
 	int unknown_records;
+	int rejected;			/* stream records refused (warnings say why) */
+	char *first_rejected;		/* the first of them, "file:line: why" */
 	struct strv warnings;		/* "file:line: what" */
 };
 
 /* An empty boot (no boot.json read): for tests and the fuzzer. */
 struct boot_data *boot_data__new(const char *dir);
+/*
+ * A boot whose event stream had records refused (damaged or forged: a
+ * wrong type, a time out of range, a second header, a NUL byte, ...): its
+ * counts cannot be trusted, so no statistic uses it.  A stream cut short
+ * is a loss (boot_data__losses()), not damage.
+ */
+static inline bool boot_data__damaged(const struct boot_data *b)
+{
+	return b->rejected > 0;
+}
 /* Load @dir; NULL only if it is not a boot folder at all (message in @err). */
 struct boot_data *boot_data__load(const char *dir, char *err, int errlen);
 void boot_data__free(struct boot_data *b);

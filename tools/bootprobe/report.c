@@ -903,6 +903,22 @@ static void md_settings(FILE *f, const struct run_data *r)
 	fprintf(f, "\n");
 }
 
+/* Boots left out of every statistic, named first: every number below is without them. */
+static void md_damaged(FILE *f, const struct run_data *r)
+{
+	if (!r->nr_damaged)
+		return;
+	fprintf(f, "## Damaged boots, left out\n\n%d boot%s left out of every statistic below: "
+		"%s boot.json could not be read or %s event stream had records that had to be "
+		"refused (their counts cannot be trusted).\n\n| boot | mode | why |\n|---|---|---|\n",
+		r->nr_damaged, r->nr_damaged == 1 ? " is" : "s are", r->nr_damaged == 1 ? "its" : "their",
+		r->nr_damaged == 1 ? "its" : "their");
+	for (int i = 0; i < r->nr_damaged; i++)
+		fprintf(f, "| %s | %s | %s |\n", md(r->damaged[i].name), md(r->damaged[i].mode),
+			md(r->damaged[i].why));
+	fprintf(f, "\n");
+}
+
 static void write_md_body(FILE *f, struct run_data *r, bool charts)
 {
 	fprintf(f, "# bootprobe report: %s\n\n%d boots in %d modes. **Boot time** is measured "
@@ -912,6 +928,7 @@ static void write_md_body(FILE *f, struct run_data *r, bool charts)
 		md(r->run_id), r->nr_boots, r->nr_modes, any_phases(r) ? " On a boot that reaches "
 		"systemd, systemd's own multi-user.target timestamp takes the place of udev's "
 		"queue (udev runs under systemd there)." : "");
+	md_damaged(f, r);
 	md_drivers_probed(f, r);
 	md_settings(f, r);
 	md_modes(f, r);
@@ -1242,6 +1259,12 @@ void report__headline(const struct run_data *r, const char *dir, FILE *out)
 				"program in some boots (report.md: What the collector lost)\n");
 			break;
 		}
+	if (r->nr_damaged) {
+		fprintf(out, "left out, damaged: ");
+		for (int i = 0; i < r->nr_damaged && i < 5; i++)
+			fprintf(out, "%s%s", i ? ", " : "", r->damaged[i].name);
+		fprintf(out, "%s (report.md: Damaged boots)\n", r->nr_damaged > 5 ? ", …" : "");
+	}
 	fprintf(out, "report: %s/report.html\n", dir);
 	free(rows);
 }

@@ -106,6 +106,35 @@ static void read_manifest(struct run_data *r, struct json_object *man)
 	}
 }
 
+/*
+ * A boot left out of every statistic: boot.json unreadable (@b NULL, @msg
+ * says why) or records of its stream refused.  Its warnings are kept.
+ */
+static void run_data__add_damaged(struct run_data *r, const char *bdir, const struct boot_data *b,
+				  const char *msg)
+{
+	const char *slash = strrchr(bdir, '/');
+	struct damaged_boot *d;
+
+	r->damaged = realloc(r->damaged, (r->nr_damaged + 1) * sizeof(*r->damaged));
+	if (!r->damaged)
+		abort();
+	d = &r->damaged[r->nr_damaged++];
+	if (!b) {
+		d->name = xstrdup(slash ? slash + 1 : bdir);
+		d->mode = xstrdup("?");
+		d->why = xstrdup(msg);
+		strv__push(&r->warnings, msg);
+		return;
+	}
+	d->name = xstrdup(b->name);
+	d->mode = xstrdup(b->mode);
+	d->why = xasprintf("%d record%s of its event stream refused, the first: %s", b->rejected,
+			   b->rejected == 1 ? "" : "s", b->first_rejected);
+	for (size_t j = 0; j < b->warnings.n; j++)
+		strv__push(&r->warnings, b->warnings.v[j]);
+}
+
 struct run_data *run_data__load(const char *dir, char *err, int errlen)
 {
 	struct run_data *r = xcalloc(1, sizeof(*r));
@@ -137,14 +166,20 @@ struct run_data *run_data__load(const char *dir, char *err, int errlen)
 		char msg[512];
 		struct boot_data *b = boot_data__load(dirs.v[i], msg, sizeof(msg));
 
-		if (b)
+		if (b && !boot_data__damaged(b)) {
 			r->boots[r->nr_boots++] = b;
-		else
-			strv__push(&r->warnings, msg);
+			continue;
+		}
+		run_data__add_damaged(r, dirs.v[i], b, msg);
+		boot_data__free(b);
 	}
 	strv__free(&dirs);
 	if (!r->nr_boots) {
-		snprintf(err, errlen, "%s: no finished boot to analyse (empty run?)", dir);
+		if (r->nr_damaged)
+			snprintf(err, errlen, "%s: no usable boot: %d damaged, the first %s: %.300s",
+				 dir, r->nr_damaged, r->damaged[0].name, r->damaged[0].why);
+		else
+			snprintf(err, errlen, "%s: no finished boot to analyse (empty run?)", dir);
 		run_data__free(r);
 		return NULL;
 	}
@@ -191,6 +226,12 @@ void run_data__free(struct run_data *r)
 	free(r->modes);
 	free(r->boots);
 	strv__free(&r->warnings);
+	for (int i = 0; i < r->nr_damaged; i++) {
+		free(r->damaged[i].name);
+		free(r->damaged[i].mode);
+		free(r->damaged[i].why);
+	}
+	free(r->damaged);
 	free(r->dir);
 	free(r->run_id);
 	free(r->baseline);
@@ -731,6 +772,22 @@ static json_object *comparison__json(const struct mode_stats *a, const struct mo
 	return o;
 }
 
+/* The boots left out, each with its mode and why. */
+static json_object *damaged__json(const struct run_data *r)
+{
+	json_object *a = json_object_new_array();
+
+	for (int i = 0; i < r->nr_damaged; i++) {
+		json_object *d = json_object_new_object();
+
+		json_object_object_add(d, "boot", json_object_new_string(r->damaged[i].name));
+		json_object_object_add(d, "mode", json_object_new_string(r->damaged[i].mode));
+		json_object_object_add(d, "why", json_object_new_string(r->damaged[i].why));
+		json_object_array_add(a, d);
+	}
+	return a;
+}
+
 json_object *run_data__summary_json(struct run_data *r)
 {
 	json_object *o = json_object_new_object(), *modes = json_object_new_object();
@@ -741,6 +798,7 @@ json_object *run_data__summary_json(struct run_data *r)
 	json_object_object_add(o, "schema", json_object_new_int(1));
 	json_object_object_add(o, "run", json_object_new_string(r->run_id));
 	json_object_object_add(o, "boots", json_object_new_int(r->nr_boots));
+	json_object_object_add(o, "damaged_boots", damaged__json(r));
 	json_object_object_add(o, "boot_time_definition", json_object_new_string(
 		"kernel start to the later of udev's queue empty after coldplug and the end of "
 		"the last driver probe in user space"));

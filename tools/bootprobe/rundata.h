@@ -113,6 +113,11 @@ struct run_data {
 	struct mode_stats *modes;
 	int nr_modes;
 	struct strv warnings;
+	/* Boots left out of every statistic: unreadable or damaged (boot_data__damaged()). */
+	struct damaged_boot {
+		char *name, *mode, *why;
+	} *damaged;
+	int nr_damaged;
 };
 
 /* Load every boot of a run; NULL with a message if there is nothing to use. */
