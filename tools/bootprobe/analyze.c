@@ -514,6 +514,7 @@ static void trace_thread_name(json_object *ev, int pid, const char *name)
 int boot__write_trace(const struct boot_data *b, const char *path)
 {
 	json_object *root = json_object_new_object(), *ev = json_object_new_array();
+	const char *text;
 	int err;
 
 	for (int i = 0; i < b->nr_probes; i++) {
@@ -561,7 +562,8 @@ int boot__write_trace(const struct boot_data *b, const char *path)
 		trace_instant(ev, "boot complete", 0, 0, b->complete_s);
 	json_object_object_add(root, "traceEvents", ev);
 	json_object_object_add(root, "displayTimeUnit", json_object_new_string("ms"));
-	err = json_object_to_file_ext(path, root, JSON_C_TO_STRING_PLAIN) ? -1 : 0;
+	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN);
+	err = write_file_atomic(path, text, strlen(text));
 	json_object_put(root);
 	return err;
 }

@@ -50,7 +50,7 @@ void devnode__gap(const struct boot_data *b, const struct devnode *d, struct dev
 void boot__explain(const struct boot_data *b, FILE *out);
 struct json_object *boot__explain_json(const struct boot_data *b);
 
-/* Chrome trace-event JSON (opens in the Perfetto UI). */
+/* Chrome trace-event JSON (opens in the Perfetto UI), written atomically; 0 or -errno. */
 int boot__write_trace(const struct boot_data *b, const char *path);
 
 #endif

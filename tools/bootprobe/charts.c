@@ -8,6 +8,7 @@
 #include "charts.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,38 +83,49 @@ static const struct boot_data *typical_boot(struct run_data *r, const struct mod
 	return best;
 }
 
-static FILE *open_in(const char *dir, const char *name)
-{
-	return fopen_in(dir, name, "bootprobe report");
-}
+#define WHO "bootprobe report"
 
-/* A chart's script and its data file, both or neither. */
-static int open_pair(const char *dir, const char *name, FILE **gp, FILE **dat)
+/*
+ * A chart's script NAME.gp and its data file NAME.dat, printed into memory
+ * and written whole by charts_commit() (util's out_file).
+ */
+struct chart_files {
+	struct out_file gp, dat;
+};
+
+static void chart_open(struct chart_files *c, const char *dir, const char *name, FILE **gp,
+		       FILE **dat)
 {
 	char *gpn = xasprintf("%s.gp", name), *datn = xasprintf("%s.dat", name);
 
-	*gp = open_in(dir, gpn);
-	*dat = *gp ? open_in(dir, datn) : NULL;
+	*gp = out_file__open(&c->gp, dir, gpn);
+	*dat = out_file__open(&c->dat, dir, datn);
 	free(gpn);
 	free(datn);
-	if (*gp && !*dat) {
-		fclose(*gp);
-		*gp = NULL;
-	}
-	return *gp ? 0 : -1;
 }
 
-/* Both terminals, same plot: the script's body is replayed for the PNG. */
+static int chart_commit(struct chart_files *c)
+{
+	int err = out_file__commit(&c->dat, WHO);
+
+	return out_file__commit(&c->gp, WHO) | err;
+}
+
+/*
+ * Both terminals, same plot: the script's body is replayed for the PNG.
+ * gnuplot writes NAME.svg.tmp and NAME.png.tmp, put in place once it
+ * succeeds (charts_publish()), so a chart is never half a file.
+ */
 static void script_head(FILE *f, const char *name, int width, int height)
 {
 	fprintf(f, "set terminal svg size %d,%d dynamic noenhanced font 'sans,11' background '#ffffff'\n"
-		"set output '%s.svg'\n", width, height, name);
+		"set output '%s.svg.tmp'\n", width, height, name);
 }
 
 static void script_tail(FILE *f, const char *name, int width, int height)
 {
 	fprintf(f, "set terminal pngcairo size %d,%d noenhanced font 'sans,10'\n"
-		"set output '%s.png'\nreplot\nunset output\n", width, height, name);
+		"set output '%s.png.tmp'\nreplot\nunset output\n", width, height, name);
 }
 
 static void gantt__title(FILE *f, const char *mode, const char *boot)
@@ -127,13 +139,12 @@ static void gantt__title(FILE *f, const char *mode, const char *boot)
 
 static int gantt(struct run_data *r, const char *dir)
 {
-	FILE *f = open_in(dir, "gantt.gp");
+	struct out_file gp;
+	FILE *f = out_file__open(&gp, dir, "gantt.gp");
 	double xmax = 1;
 	int cols = r->nr_modes < 3 ? r->nr_modes : 3, rows = (r->nr_modes + 2) / 3;
-	int width = 480 * cols, height = 380 * rows;
+	int width = 480 * cols, height = 380 * rows, err = 0;
 
-	if (!f)
-		return -1;
 	for (int i = 0; i < r->nr_modes; i++) {
 		const struct boot_data *b = typical_boot(r, &r->modes[i]);
 		double t = b ? boot_data__boot_time(b) : NAN;
@@ -142,24 +153,20 @@ static int gantt(struct run_data *r, const char *dir)
 			xmax = t;
 	}
 	fprintf(f, "set terminal svg size %d,%d dynamic noenhanced font 'sans,11' background '#ffffff'\n"
-		"set output 'gantt.svg'\n", width, height);
+		"set output 'gantt.svg.tmp'\n", width, height);
 	fprintf(f, "set style fill solid 0.8 border -1\nset xrange [0:%.3f]\nset xlabel 'seconds since kernel start'\n"
 		"set grid xtics\nunset key\n", xmax * 1.3);
 	fprintf(f, "do for [t=1:2] {\n"
-		"if (t == 2) { set terminal pngcairo size %d,%d noenhanced font 'sans,10'; set output 'gantt.png' }\n"
+		"if (t == 2) { set terminal pngcairo size %d,%d noenhanced font 'sans,10'; set output 'gantt.png.tmp' }\n"
 		"set multiplot layout %d,%d\n", width, height, rows, cols);
 	for (int i = 0; i < r->nr_modes; i++) {
 		const struct mode_stats *m = &r->modes[i];
 		const struct boot_data *b = typical_boot(r, m);
 		char *dat = xasprintf("gantt-%d.dat", i);
-		FILE *d = open_in(dir, dat);
+		struct out_file data;
+		FILE *d = out_file__open(&data, dir, dat);
 		int y = 0;
 
-		if (!d) {
-			free(dat);
-			fclose(f);
-			return -1;
-		}
 		fprintf(d, "# y start_s end_s failed label\n");
 		for (int k = 0; b && k < b->nr_probes; k++) {
 			const struct probe_span *p = &b->probes[k];
@@ -176,7 +183,7 @@ static int gantt(struct run_data *r, const char *dir)
 		}
 		if (!y)
 			fprintf(d, "0 0 0 0 \"no probes\"\n");
-		fclose(d);
+		err |= out_file__commit(&data, WHO);
 		gantt__title(f, m->name, b ? b->name : "no ok boot");
 		fprintf(f, "set yrange [-0.6:%d]\nunset ytics\n", y ? y : 1);
 		fprintf(f, "plot '%s' using 2:1:2:3:($1-0.35):($1+0.35):($4 > 0 ? 0xd62728 : 0x1f77b4) "
@@ -185,18 +192,17 @@ static int gantt(struct run_data *r, const char *dir)
 		free(dat);
 	}
 	fprintf(f, "unset multiplot\n}\nunset output\n");
-	fclose(f);
-	return 0;
+	return out_file__commit(&gp, WHO) | err;
 }
 
 static int boottime(struct run_data *r, const char *dir)
 {
+	struct chart_files c;
 	FILE *f, *d;
 	uint64_t rng = STATS_SEED;
 	int width;
 
-	if (open_pair(dir, "boottime", &f, &d))
-		return -1;
+	chart_open(&c, dir, "boottime", &f, &d);
 	fprintf(d, "# mode_index boot_s\n");
 	for (int i = 0; i < r->nr_modes; i++)
 		for (size_t k = 0; k < r->modes[i].n[M_BOOT]; k++)
@@ -206,7 +212,6 @@ static int boottime(struct run_data *r, const char *dir)
 	for (int i = 0; i < r->nr_modes; i++)
 		if (!isnan(r->modes[i].s[M_BOOT].median))
 			fprintf(d, "%d %.4f\n", i, r->modes[i].s[M_BOOT].median);
-	fclose(d);
 	/* Past four modes the names are slanted, and the chart grows with them. */
 	width = r->nr_modes > 4 ? 120 + 70 * r->nr_modes : 640;
 	script_head(f, "boottime", width, 420);
@@ -223,8 +228,7 @@ static int boottime(struct run_data *r, const char *dir)
 	fprintf(f, ")\nplot 'boottime.dat' index 0 using 1:2 with points pt 7 ps 0.7 lc rgb '#1f77b4', "
 		"'' index 1 using 1:2:(0.3):(0) with vectors nohead lw 3 lc rgb '#d62728'\n");
 	script_tail(f, "boottime", width, 420);
-	fclose(f);
-	return 0;
+	return chart_commit(&c);
 }
 
 static int cmp_d(const void *a, const void *b)
@@ -236,11 +240,11 @@ static int cmp_d(const void *a, const void *b)
 
 static int cdf(struct run_data *r, const char *dir)
 {
+	struct chart_files c;
 	FILE *f, *d;
 	int blocks = 0;
 
-	if (open_pair(dir, "cdf", &f, &d))
-		return -1;
+	chart_open(&c, dir, "cdf", &f, &d);
 	script_head(f, "cdf", 720, 420);
 	fprintf(f, "set xlabel 'probe time (s)'\nset ylabel 'fraction of probes'\nset yrange [0:1.05]\n"
 		"set key bottom right\nset grid\nplot ");
@@ -274,9 +278,7 @@ static int cdf(struct run_data *r, const char *dir)
 		fprintf(f, "NaN title 'no probes recorded'");
 	fprintf(f, "\n");
 	script_tail(f, "cdf", 720, 420);
-	fclose(f);
-	fclose(d);
-	return 0;
+	return chart_commit(&c);
 }
 
 /* One mode's SIGKILLs as "seconds boot_number" lines to @d (NULL: count only). */
@@ -319,10 +321,10 @@ static double longest_boot_s(const struct run_data *r)
 static int kills(struct run_data *r, const char *dir)
 {
 	struct strv titles = { 0 };
+	struct chart_files c;
 	FILE *f, *d;
 
-	if (open_pair(dir, "kills", &f, &d))
-		return -1;
+	chart_open(&c, dir, "kills", &f, &d);
 	for (int i = 0; i < r->nr_modes; i++) {
 		char *dm, *tm;
 
@@ -337,7 +339,6 @@ static int kills(struct run_data *r, const char *dir)
 		free(tm);
 		free(dm);
 	}
-	fclose(d);
 	script_head(f, "kills", 720, 420);
 	fprintf(f, "set xlabel 'seconds since kernel start'\nset ylabel 'boot'\nset grid\n"
 		"set key outside right\nset yrange [0:%d]\n", r->nr_boots + 1);
@@ -352,9 +353,8 @@ static int kills(struct run_data *r, const char *dir)
 		fprintf(f, "\n");
 	}
 	script_tail(f, "kills", 720, 420);
-	fclose(f);
 	strv__free(&titles);
-	return 0;
+	return chart_commit(&c);
 }
 
 static int run_gnuplot(const char *dir, const char *script)
@@ -364,12 +364,12 @@ static int run_gnuplot(const char *dir, const char *script)
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		FILE *l = fopen(log, "a");
+		int l = open(log, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
 
-		if (chdir(dir) || !l)
+		if (chdir(dir) || l < 0)
 			_exit(127);
-		dup2(fileno(l), STDERR_FILENO);
-		dup2(fileno(l), STDOUT_FILENO);
+		dup2(l, STDERR_FILENO);
+		dup2(l, STDOUT_FILENO);
 		execlp("gnuplot", "gnuplot", script, (char *)NULL);
 		_exit(127);
 	}
@@ -377,11 +377,63 @@ static int run_gnuplot(const char *dir, const char *script)
 		waitpid(pid, &status, 0);
 	free(log);
 	if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		fprintf(stderr, "bootprobe report: gnuplot %s/%s failed (see %s/gnuplot.log)\n",
+		fprintf(stderr, WHO ": gnuplot %s/%s failed (see %s/gnuplot.log)\n",
 			dir, script, dir);
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Whether gnuplot wrote the picture @path to its end: it exits 0 even when
+ * a write failed (a full disk), leaving half a file.  An SVG ends with
+ * </svg>, a PNG with its IEND chunk.
+ */
+static bool picture_whole(const char *path, bool svg)
+{
+	static const char svg_end[] = "</svg>";
+	static const unsigned char iend[] = { 0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82 };
+	const void *end = svg ? (const void *)svg_end : (const void *)iend;
+	size_t len = 0, n = svg ? sizeof(svg_end) - 1 : sizeof(iend);
+	char *data = read_file(path, &len);
+	bool whole;
+
+	while (svg && data && len && strchr(" \n", data[len - 1]))
+		len--;
+	whole = data && len >= n && !memcmp(data + len - n, end, n);
+
+	free(data);
+	return whole;
+}
+
+/*
+ * A chart's two pictures: before gnuplot runs, nothing may stand at their
+ * temporary names (gnuplot would follow a link planted there); once it has
+ * written them whole they take their place, else they go.
+ */
+static int chart_pictures(const char *dir, const char *name, bool publish)
+{
+	static const char *const exts[] = { "svg", "png" };
+	int err = 0;
+
+	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
+		char *tmp = xasprintf("%s/%s.%s.tmp", dir, name, exts[i]);
+		char *path = xasprintf("%s/%s.%s", dir, name, exts[i]);
+
+		if (publish && !picture_whole(tmp, i == 0)) {
+			fprintf(stderr, WHO ": %s: gnuplot did not write it whole (a full disk?)\n",
+				path);
+			err = -1;
+		} else if (publish && rename(tmp, path)) {
+			fprintf(stderr, WHO ": %s: %s\n", path, strerror(errno));
+			err = -1;
+		}
+		if (!publish || err)
+			unlink(tmp);
+		free(path);
+		free(tmp);
+	}
+	return err;
 }
 
 int charts__write(struct run_data *r, const char *out)
@@ -391,7 +443,7 @@ int charts__write(struct run_data *r, const char *out)
 	int err = mkdir_p(dir);
 
 	if (err) {
-		fprintf(stderr, "bootprobe report: %s: %s\n", dir, strerror(-err));
+		fprintf(stderr, WHO ": %s: %s\n", dir, strerror(-err));
 		free(dir);
 		return -1;
 	}
@@ -403,9 +455,14 @@ int charts__write(struct run_data *r, const char *out)
 	}
 	for (int i = 0; chart_names[i]; i++) {
 		char *script = xasprintf("%s.gp", chart_names[i]);
+		int ok;
 
-		if (writers[i](r, dir) || run_gnuplot(dir, script))
+		chart_pictures(dir, chart_names[i], false);
+		ok = !writers[i](r, dir) && !run_gnuplot(dir, script);
+		if (!ok || chart_pictures(dir, chart_names[i], true))
 			err = -1;
+		if (!ok)
+			chart_pictures(dir, chart_names[i], false);
 		free(script);
 	}
 	free(dir);

@@ -19,10 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static FILE *create(const char *dir, const char *name)
-{
-	return fopen_in(dir, name, "bootprobe report");
-}
+#define WHO "bootprobe report"
 
 static void fmt(char *buf, size_t len, double v)
 {
@@ -143,10 +140,9 @@ static void csv_row(FILE *f, const char *mode, const char *metric, const struct 
 
 static int write_csv(struct run_data *r, const char *dir)
 {
-	FILE *f = create(dir, "summary.csv");
+	struct out_file o;
+	FILE *f = out_file__open(&o, dir, "summary.csv");
 
-	if (!f)
-		return -1;
 	fprintf(f, "mode,metric,n,median,q1,q3,iqr,min,max,ci95_lo,ci95_hi\n");
 	for (int i = 0; i < r->nr_modes; i++) {
 		const struct mode_stats *m = &r->modes[i];
@@ -161,7 +157,7 @@ static int write_csv(struct run_data *r, const char *dir)
 		}
 		csv_row(f, m->name, "whatif_all_async_boot_s", &m->whatif_s);
 	}
-	return fclose(f) ? -1 : 0;
+	return out_file__commit(&o, WHO);
 }
 
 /* ---- report.md (the same text feeds report.html) ------------------------------------ */
@@ -705,10 +701,9 @@ static void md_readiness(FILE *f, const struct run_data *r)
 static int write_drivers_csv(struct run_data *r, const char *dir)
 {
 	struct mode_stats *base = run_data__baseline(r);
-	FILE *f = create(dir, "drivers.csv");
+	struct out_file o;
+	FILE *f = out_file__open(&o, dir, "drivers.csv");
 
-	if (!f)
-		return -1;
 	fprintf(f, "baseline,mode,driver,verdict,baseline_boots,mode_boots,baseline_median_s,"
 		"mode_median_s,median_diff_s,diff_ci95_lo_s,diff_ci95_hi_s,pct,mann_whitney_p\n");
 	for (int i = 0; base && i < r->nr_modes; i++) {
@@ -739,7 +734,7 @@ static int write_drivers_csv(struct run_data *r, const char *dir)
 		}
 		free(v);
 	}
-	return fclose(f) ? -1 : 0;
+	return out_file__commit(&o, WHO);
 }
 
 static void md_efficiency(FILE *f, struct run_data *r)
@@ -1095,14 +1090,11 @@ static void html_line(FILE *f, const char *line, const char *dir, bool *in_code,
 
 static int write_html(const char *dir, const char *md)
 {
-	FILE *f = create(dir, "report.html");
+	struct out_file o;
+	FILE *f = out_file__open(&o, dir, "report.html");
 	char *copy = xstrdup(md), *save = NULL;
 	bool in_code = false, in_table = false;
 
-	if (!f) {
-		free(copy);
-		return -1;
-	}
 	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>bootprobe report</title>\n"
 	      "<style>body{font-family:sans-serif;max-width:1200px;margin:2em auto;padding:0 1em}"
 	      "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;"
@@ -1117,16 +1109,17 @@ static int write_html(const char *dir, const char *md)
 		fputs("</pre>\n", f);
 	fputs("</body></html>\n", f);
 	free(copy);
-	return fclose(f) ? -1 : 0;
+	return out_file__commit(&o, WHO);
 }
 
 static int write_traces(struct run_data *r, const char *dir)
 {
 	char *tdir = xasprintf("%s/traces", dir);
 	int err = mkdir_p(tdir);
-
 	struct strv used = { 0 };
 
+	if (err)
+		fprintf(stderr, WHO ": %s: %s\n", tdir, strerror(-err));
 	for (int i = 0; !err && i < r->nr_boots; i++) {
 		char name[128], *path;
 
@@ -1139,10 +1132,9 @@ static int write_traces(struct run_data *r, const char *dir)
 			}
 		strv__push(&used, name);
 		path = xasprintf("%s/%s.json", tdir, name);
-		if (boot__write_trace(r->boots[i], path)) {
-			fprintf(stderr, "bootprobe report: %s: cannot write\n", path);
-			err = -1;
-		}
+		err = boot__write_trace(r->boots[i], path);
+		if (err)
+			fprintf(stderr, WHO ": %s: %s\n", path, strerror(-err));
 		free(path);
 	}
 	strv__free(&used);
@@ -1159,31 +1151,34 @@ int report__write(struct run_data *r, const struct report_opts *o)
 {
 	char *dir = report__dir(r, o);
 	char *md = NULL, *path;
+	const char *text;
 	size_t len = 0;
 	json_object *sum;
 	FILE *f;
 	int err = mkdir_p(dir);
 
 	if (err) {
-		fprintf(stderr, "bootprobe report: %s: %s\n", dir, strerror(-err));
+		fprintf(stderr, WHO ": %s: %s\n", dir, strerror(-err));
 		free(dir);
 		return -1;
 	}
+	/* Each output on its own: one that cannot be written does not stop the others. */
 	if (o->charts && charts__write(r, dir))
 		err = -1;
 	f = open_memstream(&md, &len);
 	write_md_body(f, r, o->charts);
 	fclose(f);
 	path = xasprintf("%s/report.md", dir);
-	if (write_file_atomic(path, md, len))
-		err = -1;
+	err |= write_file_or_say(path, md, len, WHO);
 	free(path);
-	if (write_html(dir, md) || write_csv(r, dir) || write_drivers_csv(r, dir))
-		err = -1;
+	err |= write_html(dir, md);
+	err |= write_csv(r, dir);
+	err |= write_drivers_csv(r, dir);
 	sum = run_data__summary_json(r);
+	text = json_object_to_json_string_ext(sum, JSON_C_TO_STRING_PRETTY |
+					      JSON_C_TO_STRING_NOSLASHESCAPE);
 	path = xasprintf("%s/summary.json", dir);
-	if (json_object_to_file_ext(path, sum, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE))
-		err = -1;
+	err |= write_file_or_say(path, text, strlen(text), WHO);
 	free(path);
 	json_object_put(sum);
 	if (o->traces && write_traces(r, dir))

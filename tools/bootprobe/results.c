@@ -27,7 +27,8 @@ static int write_json(const char *path, struct json_object *obj)
 	const char *text = json_object_to_json_string_ext(obj,
 		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 	char *withnl = xasprintf("%s\n", text);
-	int err = write_file_atomic(path, withnl, strlen(withnl));
+	/* A failure names the file and why ("No space left on device"). */
+	int err = write_file_or_say(path, withnl, strlen(withnl), "bootprobe");
 
 	free(withnl);
 	return err;

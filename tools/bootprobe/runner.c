@@ -248,13 +248,10 @@ static void boot__finish(struct run *run, struct boot *b, int status)
 	b->finished = true;
 	if (cmdline)
 		cmdline[strcspn(cmdline, "\n")] = '\0';
-	if (results__write_boot(run, b, cmdline, args))
-		fprintf(stderr, "bootprobe: boot %s: cannot write boot.json\n", b->name);
-	else if (opts->root_image)
+	if (!results__write_boot(run, b, cmdline, args) && opts->root_image)
 		boot__save_attachments(b);
 	run->nr_finished++;
-	if (results__write_manifest(run))
-		fprintf(stderr, "bootprobe: %s/manifest.json: cannot write\n", run->dir);
+	results__write_manifest(run);
 	progress(run, b);
 	free(args);
 	free(cmdline);
@@ -447,8 +444,7 @@ int run__execute(struct run *run)
 		err = run__loop(run, sfd);
 	}
 	now_iso8601(run->ended_at, sizeof(run->ended_at));
-	if (results__write_manifest(run))
-		fprintf(stderr, "bootprobe: %s/manifest.json: cannot write\n", run->dir);
+	results__write_manifest(run);
 	close(sfd);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return err;

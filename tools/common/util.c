@@ -293,20 +293,39 @@ bool path_exists(const char *path)
 	return access(path, F_OK) == 0;
 }
 
-FILE *fopen_in(const char *dir, const char *name, const char *who)
+FILE *out_file__open(struct out_file *o, const char *dir, const char *name)
 {
-	char *path = xasprintf("%s/%s", dir, name);
-	/* A link planted at an output's name is refused, not followed. */
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
-
-	if (!f) {
-		fprintf(stderr, "%s: %s: %s\n", who, path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	o->path = xasprintf("%s/%s", dir, name);
+	o->buf = NULL;
+	o->len = 0;
+	o->f = open_memstream(&o->buf, &o->len);
+	if (!o->f) {
+		fprintf(stderr, "bootprobe: out of memory\n");
+		abort();
 	}
-	free(path);
-	return f;
+	return o->f;
+}
+
+int write_file_or_say(const char *path, const void *data, size_t len, const char *who)
+{
+	int err = write_file_atomic(path, data, len);
+
+	if (err)
+		fprintf(stderr, "%s: %s: %s\n", who, path, strerror(-err));
+	return err ? -1 : 0;
+}
+
+int out_file__commit(struct out_file *o, const char *who)
+{
+	int err = fclose(o->f) ? -1 : 0;
+
+	if (err)
+		fprintf(stderr, "%s: %s: %s\n", who, o->path, strerror(errno));
+	else
+		err = write_file_or_say(o->path, o->buf, o->len, who);
+	free(o->buf);
+	free(o->path);
+	return err;
 }
 
 void file_name_of(const char *s, char *buf, size_t len)

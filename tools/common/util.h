@@ -45,10 +45,22 @@ const char *read_file_strerror(int err);
 int write_file_atomic(const char *path, const void *data, size_t len);
 bool path_exists(const char *path);
 /*
- * fopen(DIR/NAME, "w"), refusing a link at that name; NULL after a message
- * naming the file, from @who.
+ * An output written whole or not at all: printed into memory, then put in
+ * place by write_file_atomic() (a link planted at its name or its
+ * temporary name is never followed).  A reader sees the old file or the new
+ * one; a full disk leaves the old one and a message naming the file.
  */
-FILE *fopen_in(const char *dir, const char *name, const char *who);
+struct out_file {
+	FILE *f;
+	char *path, *buf;
+	size_t len;
+};
+/* Start DIR/NAME; returns the stream to print into. */
+FILE *out_file__open(struct out_file *o, const char *dir, const char *name);
+/* Write it; 0, or -1 after "@who: PATH: why" on stderr.  Frees @o either way. */
+int out_file__commit(struct out_file *o, const char *who);
+/* write_file_atomic() that says "@who: PATH: why" on stderr when it fails. */
+int write_file_or_say(const char *path, const void *data, size_t len, const char *who);
 /*
  * A file name made from a name out of a guest or a results folder: bytes
  * other than [A-Za-z0-9._-] and a leading '.' become '_' (never a path,
