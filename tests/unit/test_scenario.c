@@ -114,6 +114,9 @@ static void bad_files(void)
 		{ "[scenario]\ncmdline = udev.event_timeout=9\n[mode a]\nevent_timeout = 3\n",
 		  "s.conf:4: mode 'a': event_timeout and a cmdline udev.event_timeout=" },
 		{ "[scenario]\nbaseline = b\n[mode a]\n", "s.conf:2: baseline 'b': no such mode" },
+		/* Sections that may appear once. */
+		{ "[scenario]\n[mode a]\n[scenario]\n",
+		  "s.conf:3: [scenario] is defined twice (first at line 1)" },
 	};
 	struct scenario sc;
 

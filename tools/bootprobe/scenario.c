@@ -465,6 +465,12 @@ static int parse_section(struct scenario *sc, char *line, int lineno, struct mod
 	*end = '\0';
 	name = trim(line + 1);
 	if (!strcmp(name, "scenario")) {
+		/* A second one would reopen the first, its keys still set. */
+		if (sc->line) {
+			seterr(err, errlen, "[scenario] is defined twice (first at line %d)", sc->line);
+			return -1;
+		}
+		sc->line = lineno;
 		*mode = NULL;
 		return 0;
 	}

@@ -57,6 +57,7 @@ enum guest_image {
 struct scenario {
 	char *name;
 	char *path;		/* file it came from, or NULL */
+	int line;		/* of the [scenario] header, 0 = none (yet) */
 	char *cmdline;		/* kernel arguments for every mode */
 	long devices;		/* QEMU edu devices (slowprobe binds them) */
 	long boots;		/* boots per mode */
