@@ -117,6 +117,11 @@ static void bad_files(void)
 		/* Sections that may appear once. */
 		{ "[scenario]\n[mode a]\n[scenario]\n",
 		  "s.conf:3: [scenario] is defined twice (first at line 1)" },
+		/* A comment after a value is neither the value's nor dropped. */
+		{ "[scenario]\nboots = 5 # five\n[mode a]\n",
+		  "s.conf:2: boots: inline comment '# five': comments must be on their own line" },
+		{ "[mode a]\ncmdline = a=1 ; b=2\n", "s.conf:2: cmdline: inline comment '; b=2'" },
+		{ "[mode a]\nkill_policy = # none\n", "s.conf:2: kill_policy: inline comment '# none'" },
 	};
 	struct scenario sc;
 

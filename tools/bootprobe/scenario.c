@@ -498,6 +498,19 @@ static bool seen_before(struct strv *seen, struct mode *mode, const char *key)
 	return dup;
 }
 
+/*
+ * A '#' or ';' that starts a word of a value: a comment written after it.
+ * Taken as part of the value it would reach the kernel; dropped, it would
+ * hide a value that ends in one.  NULL if there is none.
+ */
+static const char *inline_comment(const char *val)
+{
+	for (const char *p = val; *p; p++)
+		if ((*p == '#' || *p == ';') && (p == val || isspace((unsigned char)p[-1])))
+			return p;
+	return NULL;
+}
+
 static int parse_line(struct scenario *sc, char *line, int lineno, struct mode **mode,
 		      bool *in_section, struct strv *seen, char *msg, int msglen)
 {
@@ -521,6 +534,11 @@ static int parse_line(struct scenario *sc, char *line, int lineno, struct mode *
 	val = trim(eq + 1);
 	if (seen_before(seen, *mode, key)) {
 		seterr(msg, msglen, "'%s' is given twice in this section", key);
+		return -1;
+	}
+	if (inline_comment(val)) {
+		seterr(msg, msglen, "%s: inline comment '%.40s': comments must be on their own line",
+		       key, inline_comment(val));
 		return -1;
 	}
 	return *mode ? mode__set(*mode, key, val, lineno, msg, msglen)
