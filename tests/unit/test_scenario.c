@@ -122,6 +122,11 @@ static void bad_files(void)
 		  "s.conf:2: boots: inline comment '# five': comments must be on their own line" },
 		{ "[mode a]\ncmdline = a=1 ; b=2\n", "s.conf:2: cmdline: inline comment '; b=2'" },
 		{ "[mode a]\nkill_policy = # none\n", "s.conf:2: kill_policy: inline comment '# none'" },
+		/* A mode cannot have more devices than a list has values. */
+		{ "[scenario]\ndevices = 2\nprobe_ms = 1000,2000\n[mode a]\ndevices = 3\n",
+		  "s.conf:5: mode 'a': devices = 3 but probe_ms lists 2 values" },
+		{ "[scenario]\ndevices = 2\nprobe_ms = 1000\nkthread_at_ms = 10,end\n[mode a]\n[mode b]\n"
+		  "devices = 24\n", "s.conf:7: mode 'b': devices = 24 but kthread_at_ms lists 2 values" },
 	};
 	struct scenario sc;
 

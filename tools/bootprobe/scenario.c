@@ -237,6 +237,7 @@ static int mode__set(struct mode *m, const char *key, const char *val, int line,
 	} else if (!strcmp(key, "kill_policy")) {
 		return set_kill_policy(m, val, err, errlen);
 	} else if (!strcmp(key, "devices")) {
+		m->line_devices = line;
 		if (!parse_long(val, 0, MAX_DEVICES, &m->devices)) {
 			seterr(err, errlen, "devices '%s': want 0..%d", val, MAX_DEVICES);
 			return -1;
@@ -665,6 +666,15 @@ static long max_devices(const struct scenario *sc)
 	return n;
 }
 
+/* The first mode with more devices of its own than @n, or NULL. */
+static const struct mode *mode_beyond(const struct scenario *sc, int n)
+{
+	for (int i = 0; i < sc->nr_modes; i++)
+		if (sc->modes[i].devices > n)
+			return &sc->modes[i];
+	return NULL;
+}
+
 static int validate_fleet(const struct scenario *sc, char *err, int errlen)
 {
 	const struct timespec_ms *p = &sc->probe_ms, *k = &sc->kthread_at_ms;
@@ -681,6 +691,13 @@ static int validate_fleet(const struct scenario *sc, char *err, int errlen)
 			return verr(sc, lists[i]->line, err, errlen,
 				    "%s lists %d values but devices = %ld", names[i], lists[i]->n,
 				    sc->devices);
+		/* A mode may boot fewer devices than the list names, not more. */
+		if (lists[i]->kind == TS_LIST && lists[i]->n > 1 && mode_beyond(sc, lists[i]->n)) {
+			const struct mode *m = mode_beyond(sc, lists[i]->n);
+
+			return verr(sc, m->line_devices, err, errlen, "mode '%s': devices = %ld but %s "
+				    "lists %d values", m->name, m->devices, names[i], lists[i]->n);
+		}
 	}
 	if (p->kind == TS_LIST && k->kind == TS_LIST) {
 		for (int i = 0; i < (p->n > k->n ? p->n : k->n); i++)

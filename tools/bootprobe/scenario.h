@@ -45,6 +45,7 @@ struct mode {
 	long grace_ms;		/* for grace, before scaling */
 	long devices;		/* edu devices, -1 = the scenario's */
 	int line;		/* of the section header */
+	int line_devices;
 	int line_event_timeout;
 };
 
