@@ -127,6 +127,19 @@ static void bad_files(void)
 		  "s.conf:5: mode 'a': devices = 3 but probe_ms lists 2 values" },
 		{ "[scenario]\ndevices = 2\nprobe_ms = 1000\nkthread_at_ms = 10,end\n[mode a]\n[mode b]\n"
 		  "devices = 24\n", "s.conf:7: mode 'b': devices = 24 but kthread_at_ms lists 2 values" },
+		/* A nonzero time that the time scale rounds to 0 ms. */
+		{ "[scenario]\ntime_scale = 0.1\ndevices = 2\nprobe_ms = 1000,4\n[mode a]\n",
+		  "s.conf:4: probe_ms 4 ms at time_scale 0.1 is 0.4 ms, which rounds to 0 ms" },
+		{ "[scenario]\ntime_scale = 0.01\ndevices = 1\nprobe_ms = 1000\nkthread_at_ms = 30\n[mode a]\n",
+		  "s.conf:5: kthread_at_ms 30 ms at time_scale 0.01 is 0.3 ms, which rounds to 0 ms" },
+		{ "[scenario]\ntime_scale = 0.1\ndevices = 1\nprobe_ms = uniform 2 100\n[mode a]\n",
+		  "s.conf:4: probe_ms 2 ms at time_scale 0.1 is 0.2 ms, which rounds to 0 ms" },
+		{ "[scenario]\ntime_scale = 0.1\ndevices = 1\nprobe_ms = normal 100 3\n[mode a]\n",
+		  "s.conf:4: probe_ms 3 ms at time_scale 0.1 is 0.3 ms, which rounds to 0 ms" },
+		{ "[scenario]\ntime_scale = 0.000001\ndevices = 1\nfw_wait_ms = 5000\n[mode a]\n",
+		  "s.conf:4: fw_wait_ms 5000 ms at time_scale 1e-06 is 0.005 ms, which rounds to 0 ms" },
+		{ "[scenario]\ntime_scale = 0.1\n[mode a]\nkill_policy = grace=4\n",
+		  "s.conf:3: mode 'a': grace 4 ms at time_scale 0.1 is 0.4 ms, which rounds to 0 ms" },
 	};
 	struct scenario sc;
 
@@ -206,6 +219,31 @@ static void fleet_and_scaling(void)
 	sc.time_scale = 0.01;
 	err = scenario__validate(&sc, (char[256]){ 0 }, 256) ? "refused" : NULL;
 	CHECK(err != NULL, "a time scale that pushes a udev timeout under 1 s is refused on re-validation");
+	scenario__free(&sc);
+}
+
+/* What the checks leave alone: zeros written as zeros, '#' inside a word, quoted spaces. */
+static void accepted_edges(void)
+{
+	struct scenario sc;
+	char msg[512] = "", *err, *args;
+
+	err = load_err("[scenario]\ntime_scale = 0.1\ndevices = 2\nprobe_ms = 0,5\nkthread_at_ms = 0,end\n"
+		       "fw_wait_ms = 0\ncmdline = dyndbg=\"file x.c +p\" tag=a#b\n[mode a]\ndevices = 1\n"
+		       "[mode b]\ndevices = 2\n", &sc);
+	CHECK(!err, "zeros, 5 ms at scale 0.1 (0.5 rounds to 1), '#' in a word, quoted spaces load%s%s",
+	      err ? ": " : "", err ? err : "");
+	if (!err) {
+		args = mode__kernel_args(&sc, &sc.modes[1], 1);
+		CHECK_STR(args, "dyndbg=\"file x.c +p\" tag=a#b slowprobe.probe_ms=0,1 "
+			  "slowprobe.kthread_at_ms=0,-1 slowprobe.fw_wait_ms=0 bootprobe.expect=2",
+			  "the cmdline is passed as written");
+		free(args);
+		sc.time_scale = 0.01;
+		CHECK(scenario__validate(&sc, msg, sizeof(msg)) &&
+		      strstr(msg, "s.conf:4: probe_ms 5 ms at time_scale 0.01 is 0.05 ms, which rounds to 0 ms"),
+		      "a time scale that rounds a probe time to 0 ms is refused on re-validation (%s)", msg);
+	}
 	scenario__free(&sc);
 }
 
@@ -322,6 +360,7 @@ int main(void)
 	fleet_and_scaling();
 	distributions();
 	storage();
+	accepted_edges();
 	unlink(xasprintf("%s/s.conf", tmpdir));
 	rmdir(tmpdir);
 	CHECK_DONE();

@@ -633,6 +633,12 @@ long mode__devices(const struct scenario *sc, const struct mode *m)
 	return m->devices >= 0 ? m->devices : sc->devices;
 }
 
+/* A time as the guest gets it: scaled, in whole ms; -1 stays -1 ("end"). */
+static long scaled_ms(const struct scenario *sc, double ms)
+{
+	return ms < 0 ? -1 : lround(ms * sc->time_scale);
+}
+
 /* "file:line: " when the scenario came from a file. */
 static int verr(const struct scenario *sc, int line, char *err, int errlen, const char *fmt, ...)
 {
@@ -649,6 +655,29 @@ static int verr(const struct scenario *sc, int line, char *err, int errlen, cons
 	else
 		seterr(err, errlen, "%s", msg);
 	return -1;
+}
+
+/* A time written nonzero that the time scale rounds to 0 ms: no time at all. */
+static int check_scaled_ms(const struct scenario *sc, int line, const char *what, double ms,
+			   char *err, int errlen)
+{
+	if (ms <= 0 || scaled_ms(sc, ms))
+		return 0;
+	return verr(sc, line, err, errlen, "%s %.10g ms at time_scale %g is %.3g ms, which rounds "
+		    "to 0 ms", what, ms, sc->time_scale, ms * sc->time_scale);
+}
+
+/* Every value of a list, or both parameters of a distribution. */
+static int check_scaled_timespec(const struct scenario *sc, const struct timespec_ms *ts,
+				 const char *what, char *err, int errlen)
+{
+	for (int i = 0; i < ts->n; i++)
+		if (check_scaled_ms(sc, ts->line, what, (double)ts->v[i], err, errlen))
+			return -1;
+	if (ts->kind != TS_UNIFORM && ts->kind != TS_NORMAL)
+		return 0;
+	return check_scaled_ms(sc, ts->line, what, ts->a, err, errlen) ||
+	       check_scaled_ms(sc, ts->line, what, ts->b, err, errlen) ? -1 : 0;
 }
 
 static long list_at(const struct timespec_ms *ts, int i)
@@ -709,7 +738,10 @@ static int validate_fleet(const struct scenario *sc, char *err, int errlen)
 	if (sc->fw_wait_ms >= 0 && max_devices(sc) == 0)
 		return verr(sc, sc->line_fw_wait, err, errlen,
 			    "fw_wait_ms is set but no mode has slowprobe devices (devices = 0)");
-	return 0;
+	if (check_scaled_timespec(sc, p, "probe_ms", err, errlen) ||
+	    check_scaled_timespec(sc, k, "kthread_at_ms", err, errlen))
+		return -1;
+	return check_scaled_ms(sc, sc->line_fw_wait, "fw_wait_ms", (double)sc->fw_wait_ms, err, errlen);
 }
 
 static int validate_storage(const struct scenario *sc, char *err, int errlen)
@@ -749,6 +781,13 @@ static int validate_mode(const struct scenario *sc, const struct mode *m, char *
 			return verr(sc, m->line, err, errlen, "mode '%s': %s %g s at time_scale %g "
 				    "is %.3g s, under the 1 s minimum", m->name, names[i],
 				    t[i], sc->time_scale, t[i] * sc->time_scale);
+	if (m->kill_policy && !strcmp(m->kill_policy, "grace")) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "mode '%s': grace", m->name);
+		if (check_scaled_ms(sc, m->line, what, (double)m->grace_ms, err, errlen))
+			return -1;
+	}
 	if (m->event_timeout && (has_arg(m->cmdline, "udev.event_timeout=") ||
 				 has_arg(sc->cmdline, "udev.event_timeout=")))
 		return verr(sc, m->line_event_timeout, err, errlen, "mode '%s': event_timeout "
@@ -836,11 +875,6 @@ static double timespec__value(const struct timespec_ms *ts, uint64_t seed, long 
 	default:
 		return -1;
 	}
-}
-
-static long scaled_ms(const struct scenario *sc, double ms)
-{
-	return ms < 0 ? -1 : lround(ms * sc->time_scale);
 }
 
 /* "slowprobe.probe_ms=a,b,c" with every device's scaled value. */
