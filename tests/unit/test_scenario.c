@@ -140,6 +140,12 @@ static void bad_files(void)
 		  "s.conf:4: fw_wait_ms 5000 ms at time_scale 1e-06 is 0.005 ms, which rounds to 0 ms" },
 		{ "[scenario]\ntime_scale = 0.1\n[mode a]\nkill_policy = grace=4\n",
 		  "s.conf:3: mode 'a': grace 4 ms at time_scale 0.1 is 0.4 ms, which rounds to 0 ms" },
+		/* Kernel arguments: printable, quotes balanced. */
+		{ "[mode a]\ncmdline = foo=\"bar\n", "s.conf:2: cmdline: unbalanced double quote at byte 5" },
+		{ "[scenario]\ncmdline = \"a=1 2\" b=\"2\n[mode a]\n",
+		  "s.conf:2: cmdline: unbalanced double quote at byte 11" },
+		{ "[mode a]\ncmdline = a\001b\n", "s.conf:2: cmdline: control byte 0x01 at byte 2" },
+		{ "[scenario]\ncmdline = a=1 \177\n[mode a]\n", "s.conf:2: cmdline: control byte 0x7f at byte 5" },
 	};
 	struct scenario sc;
 
@@ -345,6 +351,11 @@ static void mode_specs(void)
 	      strstr(err, "defined twice"), "a mode given twice is refused");
 	CHECK(scenario__add_mode_spec(&sc, "../x:a", err, sizeof(err)) &&
 	      strstr(err, "invalid name"), "a mode name that could escape the results folder is refused");
+	CHECK(scenario__add_mode_spec(&sc, "q:foo=\"bar", err, sizeof(err)) &&
+	      strstr(err, "mode 'q': unbalanced double quote at byte 5"),
+	      "a NAME:ARGS mode goes through the cmdline checks (%s)", err);
+	CHECK(scenario__add_mode_spec(&sc, "c:a=1\tb=2", err, sizeof(err)) &&
+	      strstr(err, "mode 'c': control byte 0x09 at byte 4"), "a control byte in NAME:ARGS is refused");
 	scenario__free(&sc);
 }
 

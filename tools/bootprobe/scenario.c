@@ -66,6 +66,62 @@ static void seterr(char *err, int errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The offset of the first control byte (tab, newline, escape, DEL), or -1. */
+static long control_byte(const char *args)
+{
+	for (const char *p = args; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return p - args;
+	return -1;
+}
+
+/*
+ * The offset of a double quote that is never closed, or -1.  The kernel
+ * (next_arg() in lib/cmdline.c) reads from a quote to the next one as one
+ * argument, spaces included: an open quote swallows what follows it.
+ */
+static long unclosed_quote(const char *args)
+{
+	long open = -1;
+
+	for (const char *p = args; *p; p++)
+		if (*p == '"')
+			open = open < 0 ? p - args : -1;
+	return open;
+}
+
+int kernel_args__check(const char *args, char *why, int whylen)
+{
+	long at = control_byte(args);
+
+	if (at >= 0) {
+		seterr(why, whylen, "control byte 0x%02x at byte %ld: kernel arguments are printable text",
+		       (unsigned char)args[at], at + 1);
+		return -1;
+	}
+	at = unclosed_quote(args);
+	if (at >= 0) {
+		seterr(why, whylen, "unbalanced double quote at byte %ld: the kernel would read the "
+		       "rest of its command line as one argument", at + 1);
+		return -1;
+	}
+	return 0;
+}
+
+/* A cmdline key: kernel arguments that pass kernel_args__check(). */
+static int set_cmdline(char **dst, const char *key, const char *val, char *err, int errlen)
+{
+	char why[256];
+
+	if (kernel_args__check(val, why, sizeof(why))) {
+		seterr(err, errlen, "%s: %s", key, why);
+		return -1;
+	}
+	free(*dst);
+	*dst = xstrdup(val);
+	return 0;
+}
+
 static struct mode *scenario__find_mode(struct scenario *sc, const char *name)
 {
 	for (int i = 0; i < sc->nr_modes; i++)
@@ -116,8 +172,14 @@ int scenario__add_mode_spec(struct scenario *sc, const char *spec, char *err, in
 	char *name;
 
 	if (colon) {
+		char why[256];
+
 		name = strndup(spec, colon - spec);
-		m = scenario__new_mode(sc, name, err, errlen);
+		m = NULL;
+		if (kernel_args__check(colon + 1, why, sizeof(why)))
+			seterr(err, errlen, "mode '%s': %s", name, why);
+		else
+			m = scenario__new_mode(sc, name, err, errlen);
 		free(name);
 		if (!m)
 			return -1;
@@ -216,8 +278,7 @@ static int mode__set(struct mode *m, const char *key, const char *val, int line,
 		     char *err, int errlen)
 {
 	if (!strcmp(key, "cmdline")) {
-		free(m->cmdline);
-		m->cmdline = xstrdup(val);
+		return set_cmdline(&m->cmdline, key, val, err, errlen);
 	} else if (!strcmp(key, "probing")) {
 		return set_probing(m, val, err, errlen);
 	} else if (!strcmp(key, "event_timeout")) {
@@ -421,8 +482,7 @@ static int scenario__set(struct scenario *sc, const char *key, const char *val, 
 	} else if (!strcmp(key, "image")) {
 		return set_image(sc, val, line, err, errlen);
 	} else if (!strcmp(key, "cmdline")) {
-		free(sc->cmdline);
-		sc->cmdline = xstrdup(val);
+		return set_cmdline(&sc->cmdline, key, val, err, errlen);
 	} else if (!strcmp(key, "devices")) {
 		if (!parse_long(val, 0, MAX_DEVICES, &sc->devices)) {
 			seterr(err, errlen, "devices '%s': want 0..%d", val, MAX_DEVICES);

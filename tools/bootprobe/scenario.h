@@ -116,6 +116,13 @@ const char *scenario__driver(const struct scenario *sc);
 /* Most disks a controller model takes, 0 for an unknown model. */
 long controller__max_disks(const char *model);
 
+/*
+ * Kernel arguments as someone wrote them (a cmdline key, a NAME:ARGS mode,
+ * --append): printable bytes, every double quote closed.  -1 with the
+ * reason in @why, which names no source: the caller says where they came from.
+ */
+int kernel_args__check(const char *args, char *why, int whylen);
+
 /* A mode or scenario name: [A-Za-z0-9_.-]+, used in folder names. */
 bool name_is_valid(const char *name);
 
