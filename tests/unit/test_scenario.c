@@ -253,6 +253,73 @@ static void accepted_edges(void)
 	scenario__free(&sc);
 }
 
+/* "K=VVVV..." of @len bytes; the caller frees. */
+static char *arg_of(size_t len)
+{
+	char *s = xmalloc(len + 1);
+
+	memset(s, 'v', len);
+	memcpy(s, "k=", 2);
+	s[len] = '\0';
+	return s;
+}
+
+/*
+ * x86 keeps 2047 bytes of command line and its NUL; the fixed arguments
+ * (40 bytes, "console=ttyS0 panic=-1 printk.devkmsg=on") and a space come first.
+ */
+static void long_cmdlines(void)
+{
+	char *a = arg_of(1000), *b = arg_of(2047 - 40 - 1 - 1000 - 1), *c, *text, *err;
+	struct scenario sc;
+
+	text = xasprintf("[scenario]\ncmdline = %s\n[mode a]\ncmdline = %s\n", a, b);
+	err = load_err(text, &sc);
+	CHECK(!err, "a kernel command line of exactly 2047 bytes loads%s%s", err ? ": " : "", err ? err : "");
+	scenario__free(&sc);
+	free(text);
+	free(b);
+
+	b = arg_of(2048 - 40 - 1 - 1000 - 1);
+	text = xasprintf("[scenario]\ncmdline = %s\n[mode a]\n[mode b]\ncmdline = %s\n", a, b);
+	err = load_err(text, &sc);
+	CHECK(err && strstr(err, "s.conf:5: mode 'b': makes the kernel command line 2048 bytes, 1 over "
+			    "the 2047 bytes x86 takes"),
+	      "a mode whose arguments and the scenario's make 2048 bytes is refused at its cmdline (%s)", err ? err : "");
+	scenario__free(&sc);
+	free(text);
+	free(b);
+
+	b = arg_of(2047 - 40);
+	text = xasprintf("[mode a]\ncmdline = %s\n", b);
+	err = load_err(text, &sc);
+	CHECK(err && strstr(err, "s.conf:2: cmdline: makes the kernel command line 2048 bytes, 1 over "
+			    "the 2047 bytes x86 takes"),
+	      "a mode's cmdline too long on its own is refused at its line (%s)", err ? err : "");
+	scenario__free(&sc);
+	free(text);
+
+	c = arg_of(1700);
+	text = xasprintf("[scenario]\ndevices = 24\nprobe_ms = 3600000\nkthread_at_ms = 3600000\n"
+			 "cmdline = %s\n[mode a]\n", c);
+	free(c);
+	err = load_err(text, &sc);
+	CHECK(err && strstr(err, "s.conf:6: mode 'a': makes the kernel command line") &&
+	      strstr(err, "over the 2047 bytes x86 takes"),
+	      "the fleet's lists count towards the length (%s)", err ? err : "");
+	scenario__free(&sc);
+	free(text);
+
+	scenario__init(&sc);
+	text = xasprintf("x:%s", b);
+	CHECK(scenario__add_mode_spec(&sc, text, (char[512]){ 0 }, 512) == -1,
+	      "a NAME:ARGS mode too long on its own is refused");
+	free(text);
+	scenario__free(&sc);
+	free(a);
+	free(b);
+}
+
 /* Parse "slowprobe.probe_ms=a,b,c" out of @args into @v; the count. */
 static int probe_list(const char *args, long *v)
 {
@@ -372,6 +439,7 @@ int main(void)
 	distributions();
 	storage();
 	accepted_edges();
+	long_cmdlines();
 	unlink(xasprintf("%s/s.conf", tmpdir));
 	rmdir(tmpdir);
 	CHECK_DONE();

@@ -142,8 +142,7 @@ void qemu__build_argv(const struct qemu_config *cfg, struct strv *argv)
 	strv__push(argv, "-initrd");
 	strv__push(argv, cfg->initrd);
 	strv__push(argv, "-append");
-	strv__pushf(argv, "%s%s%s%s", KERNEL_BASE_ARGS,
-		    cfg->root_image ? " " DEBIAN_BASE_ARGS : "",
+	strv__pushf(argv, "%s%s%s", kernel_fixed_args(cfg->root_image != NULL),
 		    cfg->kernel_args && *cfg->kernel_args ? " " : "",
 		    cfg->kernel_args ? cfg->kernel_args : "");
 	strv__push(argv, "-chardev");

@@ -3,6 +3,7 @@
 #ifndef BOOTPROBE_QEMU_H
 #define BOOTPROBE_QEMU_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 #include "util.h"
@@ -20,6 +21,12 @@
  * out (bootprobe-finish.service reads bootprobe.reboot=1).
  */
 #define DEBIAN_BASE_ARGS "root=/dev/vda ro bootprobe.reboot=1"
+
+/* What every boot's kernel gets before the mode's arguments, on either machine. */
+static inline const char *kernel_fixed_args(bool realistic)
+{
+	return realistic ? KERNEL_BASE_ARGS " " DEBIAN_BASE_ARGS : KERNEL_BASE_ARGS;
+}
 
 struct qemu_config {
 	const char *qemu;		/* binary, e.g. qemu-system-x86_64 */

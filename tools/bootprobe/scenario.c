@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "scenario.h"
+#include "qemu.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -90,8 +91,20 @@ static long unclosed_quote(const char *args)
 	return open;
 }
 
+size_t kernel_cmdline__over(size_t len)
+{
+	return len < KERNEL_CMDLINE_SIZE ? 0 : len - (KERNEL_CMDLINE_SIZE - 1);
+}
+
+/* The length of the kernel command line @args make after the fixed arguments. */
+static size_t kernel_cmdline_len(const char *args, bool realistic)
+{
+	return strlen(kernel_fixed_args(realistic)) + (*args ? 1 + strlen(args) : 0);
+}
+
 int kernel_args__check(const char *args, char *why, int whylen)
 {
+	size_t len = kernel_cmdline_len(args, false);
 	long at = control_byte(args);
 
 	if (at >= 0) {
@@ -103,6 +116,11 @@ int kernel_args__check(const char *args, char *why, int whylen)
 	if (at >= 0) {
 		seterr(why, whylen, "unbalanced double quote at byte %ld: the kernel would read the "
 		       "rest of its command line as one argument", at + 1);
+		return -1;
+	}
+	if (kernel_cmdline__over(len)) {
+		seterr(why, whylen, "makes the kernel command line %zu bytes, %zu over "
+		       KERNEL_CMDLINE_LIMIT, len, kernel_cmdline__over(len));
 		return -1;
 	}
 	return 0;
@@ -278,6 +296,7 @@ static int mode__set(struct mode *m, const char *key, const char *val, int line,
 		     char *err, int errlen)
 {
 	if (!strcmp(key, "cmdline")) {
+		m->line_cmdline = line;
 		return set_cmdline(&m->cmdline, key, val, err, errlen);
 	} else if (!strcmp(key, "probing")) {
 		return set_probing(m, val, err, errlen);
@@ -887,6 +906,9 @@ static int validate_image(const struct scenario *sc, char *err, int errlen)
 
 int scenario__validate(const struct scenario *sc, char *err, int errlen)
 {
+	const struct mode *m;
+	size_t len;
+
 	if (validate_fleet(sc, err, errlen) || validate_storage(sc, err, errlen) ||
 	    validate_image(sc, err, errlen))
 		return -1;
@@ -896,6 +918,11 @@ int scenario__validate(const struct scenario *sc, char *err, int errlen)
 	for (int i = 0; i < sc->nr_modes; i++)
 		if (validate_mode(sc, &sc->modes[i], err, errlen))
 			return -1;
+	m = scenario__too_long(sc, &len);
+	if (m)
+		return verr(sc, m->line_cmdline ? m->line_cmdline : m->line, err, errlen,
+			    "mode '%s': makes the kernel command line %zu bytes, %zu over "
+			    KERNEL_CMDLINE_LIMIT, m->name, len, kernel_cmdline__over(len));
 	return 0;
 }
 
@@ -1054,4 +1081,17 @@ char *mode__kernel_args(const struct scenario *sc, const struct mode *m, long in
 		p += sprintf(p, "%s%s", i ? " " : "", parts.v[i]);
 	strv__free(&parts);
 	return out;
+}
+
+const struct mode *scenario__too_long(const struct scenario *sc, size_t *len)
+{
+	for (int i = 0; i < sc->nr_modes; i++) {
+		char *args = mode__kernel_args(sc, &sc->modes[i], 1);
+
+		*len = kernel_cmdline_len(args, sc->image == IMAGE_DEBIAN);
+		free(args);
+		if (kernel_cmdline__over(*len))
+			return &sc->modes[i];
+	}
+	return NULL;
 }

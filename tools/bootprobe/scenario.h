@@ -9,6 +9,7 @@
 #define BOOTPROBE_SCENARIO_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define MAX_MODES	16
@@ -45,7 +46,7 @@ struct mode {
 	long grace_ms;		/* for grace, before scaling */
 	long devices;		/* edu devices, -1 = the scenario's */
 	int line;		/* of the section header */
-	int line_devices;
+	int line_devices, line_cmdline;
 	int line_event_timeout;
 };
 
@@ -117,11 +118,29 @@ const char *scenario__driver(const struct scenario *sc);
 long controller__max_disks(const char *model);
 
 /*
+ * x86's COMMAND_LINE_SIZE: the kernel keeps 2047 bytes of its command line
+ * and a NUL (the boot protocol's cmdline_size), and drops the rest unsaid.
+ */
+#define KERNEL_CMDLINE_SIZE	2048
+#define KERNEL_CMDLINE_LIMIT	"the 2047 bytes x86 takes (COMMAND_LINE_SIZE 2048 with its NUL)"
+
+/* How many bytes a kernel command line of @len bytes is over the limit; 0 if it fits. */
+size_t kernel_cmdline__over(size_t len);
+
+/*
  * Kernel arguments as someone wrote them (a cmdline key, a NAME:ARGS mode,
- * --append): printable bytes, every double quote closed.  -1 with the
- * reason in @why, which names no source: the caller says where they came from.
+ * --append): printable bytes, every double quote closed, short enough to
+ * fit after the fixed arguments.  -1 with the reason in @why, which names
+ * no source: the caller says where they came from.
  */
 int kernel_args__check(const char *args, char *why, int whylen);
+
+/*
+ * The first mode whose kernel command line (boot 1's, the fixed arguments
+ * included) does not fit, its length in *@len; NULL if every mode's fits.
+ * The runner checks every boot's, with the initramfs's boot-args.
+ */
+const struct mode *scenario__too_long(const struct scenario *sc, size_t *len);
 
 /* A mode or scenario name: [A-Za-z0-9_.-]+, used in folder names. */
 bool name_is_valid(const char *name);
