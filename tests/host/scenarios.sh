@@ -33,3 +33,22 @@ check "a --time-scale that makes udev's timeout under 1 s is refused, naming the
 err=$("$BP" run --scenario bench/scenarios/default.conf --devices 2 --dry-run 2>&1)
 check "--devices that no longer matches the probe_ms list is refused at its line" \
 	test -z "${err##*"default.conf:"*"probe_ms lists 4 values but devices = 2"*}"
+
+# refused WHAT WANT_RC WANT_TEXT [run options...]: one line, before any boot.
+refused() {
+	local what=$1 want_rc=$2 want=$3 err rc
+	shift 3
+	err=$("$BP" run --accel tcg "$@" 2>&1 >/dev/null)
+	rc=$?
+	check "$what: exit $want_rc" test "$rc" -eq "$want_rc"
+	check "$what: one line: $want" \
+		test -n "$err" -a "$(echo "$err" | wc -l)" -eq 1 -a -z "${err##*"$want"*}"
+}
+
+refused "--append with an unbalanced quote, checked as a cmdline" 2 \
+	"bootprobe run: --append: unbalanced double quote at byte 5" --append 'foo="bar' --dry-run
+refused "--append with a control byte" 2 "--append: control byte 0x0d at byte 4" \
+	--append "$(printf 'a=1\rb=2')" --dry-run
+refused "--append that sets what a mode's event_timeout sets" 2 \
+	"mode 'sync-killable': event_timeout and a cmdline udev.event_timeout= both set the timeout" \
+	--scenario bench/scenarios/default.conf --append udev.event_timeout=9 --dry-run

@@ -79,6 +79,49 @@ static void arguments(void)
 	run_opts__free(&o);
 }
 
+/* --append goes through the checks of a scenario's cmdline, named --append. */
+static void append_checks(void)
+{
+	static const struct {
+		const char *val, *want;
+	} bad[] = {
+		{ "foo=\"bar", "--append: unbalanced double quote at byte 5" },
+		{ "a=1\nb=2", "--append: control byte 0x0a at byte 4" },
+		{ "a=1 \033[2J", "--append: control byte 0x1b at byte 5" },
+	};
+	char *huge = xmalloc(2100), *half = xmalloc(1100), *mode;
+	struct run_opts o;
+	const char *err;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err = parse(&o, "--kernel", kernel, "--initrd", initrd, "--append", bad[i].val, NULL);
+		CHECK(err && strstr(err, bad[i].want), "--append is refused like a cmdline: %s", bad[i].want);
+		if (err && !strstr(err, bad[i].want))
+			printf("#   got: %s\n", err);
+		run_opts__free(&o);
+	}
+	memset(huge, 'a', 2099);
+	huge[2099] = '\0';
+	err = parse(&o, "--kernel", kernel, "--initrd", initrd, "--append", huge, NULL);
+	CHECK(err && strstr(err, "--append: makes the kernel command line 2140 bytes, 93 over the 2047 "
+			    "bytes x86 takes"), "an --append too long on its own is refused (%s)",
+	      err ? err : "");
+	run_opts__free(&o);
+	memset(half, 'b', 1099);
+	half[1099] = '\0';
+	mode = xasprintf("m:%s", half);
+	err = parse(&o, "--kernel", kernel, "--initrd", initrd, "--mode", "sync", "--mode", mode,
+		    "--append", half, NULL);
+	CHECK(err && strstr(err, "--append: makes the kernel command line of mode 'm' 2240 bytes, 193 over "
+			    "the 2047 bytes x86 takes"),
+	      "an --append that makes a mode's command line too long names --append and the mode (%s)",
+	      err ? err : "");
+	run_opts__free(&o);
+	free(mode);
+	free(half);
+	free(huge);
+}
+
 static void command_line(void)
 {
 	struct qemu_config cfg = {
@@ -206,6 +249,7 @@ int main(void)
 	write_file_atomic(kernel, "k", 1);
 	write_file_atomic(initrd, "i", 1);
 	arguments();
+	append_checks();
 	command_line();
 	command_line_debian();
 	result_files();

@@ -33,7 +33,8 @@ void run__usage(FILE *out)
 "  -t, --timeout SEC     hard timeout per boot; QEMU is killed then\n"
 "                        (default: the scenario's, else 300)\n"
 "  -d, --devices N       QEMU edu devices for slowprobe, 0..24 (default: scenario's, else 0)\n"
-"      --append ARGS     extra kernel arguments for every mode\n"
+"      --append ARGS     extra kernel arguments for every mode, checked like a\n"
+"                        scenario's cmdline\n"
 "      --time-scale F    multiply the scenario's guest times (probe times, udev\n"
 "                        timeouts, grace) by F instead of its time_scale\n"
 "  -a, --accel A         auto, kvm or tcg (default auto: KVM only if a KVM guest\n"
@@ -230,6 +231,29 @@ static bool image_too_small(const char *path)
 	return stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size < (64 << 20);
 }
 
+/*
+ * --append joins the scenario's cmdline, through the same checks: its own
+ * bytes, then every mode's whole line, then what a cmdline may clash with.
+ */
+static int apply_append(struct scenario *sc, const char *append, char *err, int errlen)
+{
+	const struct mode *m;
+	char why[256], *joined;
+	size_t len;
+
+	if (kernel_args__check(append, why, sizeof(why)))
+		return fail(err, errlen, "--append: %s", why);
+	joined = *sc->cmdline ? xasprintf("%s %s", sc->cmdline, append) : xstrdup(append);
+	free(sc->cmdline);
+	sc->cmdline = joined;
+	m = scenario__too_long(sc, &len);
+	if (m)
+		return fail(err, errlen, "--append: makes the kernel command line of mode '%s' %zu "
+			    "bytes, %zu over " KERNEL_CMDLINE_LIMIT, m->name, len,
+			    kernel_cmdline__over(len));
+	return scenario__validate(sc, err, errlen);
+}
+
 /* Options override the scenario; the scenario overrides the defaults. */
 static int apply(struct run_opts *o, const struct raw_opts *r, char *err, int errlen)
 {
@@ -243,13 +267,6 @@ static int apply(struct run_opts *o, const struct raw_opts *r, char *err, int er
 	if (!sc->nr_modes && (scenario__add_mode_spec(sc, "sync", err, errlen) ||
 			      scenario__add_mode_spec(sc, "async", err, errlen)))
 		return -1;
-	if (r->append) {
-		char *joined = *sc->cmdline ? xasprintf("%s %s", sc->cmdline, r->append)
-					    : xstrdup(r->append);
-
-		free(sc->cmdline);
-		sc->cmdline = joined;
-	}
 	if (r->devices >= 0)
 		sc->devices = r->devices;
 	if (r->time_scale > 0)
@@ -259,6 +276,8 @@ static int apply(struct run_opts *o, const struct raw_opts *r, char *err, int er
 	/* The overrides may have made the scenario impossible. */
 	if ((r->devices >= 0 || r->time_scale > 0 || r->image) &&
 	    scenario__validate(sc, err, errlen))
+		return -1;
+	if (r->append && apply_append(sc, r->append, err, errlen))
 		return -1;
 	o->boots = r->boots ? r->boots : sc->boots ? sc->boots : 1;
 	o->timeout_s = r->timeout_s > 0 ? r->timeout_s : sc->timeout_s > 0 ? sc->timeout_s
