@@ -52,3 +52,20 @@ refused "--append with a control byte" 2 "--append: control byte 0x0d at byte 4"
 refused "--append that sets what a mode's event_timeout sets" 2 \
 	"mode 'sync-killable': event_timeout and a cmdline udev.event_timeout= both set the timeout" \
 	--scenario bench/scenarios/default.conf --append udev.event_timeout=9 --dry-run
+
+# The runner joins the initramfs's boot-args to every mode's arguments: a
+# line that is then too long is refused before any results folder or QEMU.
+t=$(mktemp -d)
+echo kernel >"$t/bzImage"
+echo initrd >"$t/initramfs.cpio"
+printf 'g%04d=1 ' $(seq 1 248) | sed 's/ $/\n/' >"$t/boot-args"	# 1983 bytes
+refused "boot-args that make a mode's command line too long: named, by how much" 1 \
+	"boot m-001: kernel command line is 2074 bytes, 27 over the 2047 bytes x86 takes" \
+	--kernel "$t/bzImage" --initrd "$t/initramfs.cpio" --qemu "$t/no-qemu" \
+	--results "$t/results" --mode sync --mode 'm:slowprobe.probe_ms=123456789012345678901234567890'
+printf 'a="b\n' >"$t/boot-args"
+refused "boot-args with an unbalanced quote" 1 "$t/boot-args: unbalanced double quote at byte 3" \
+	--kernel "$t/bzImage" --initrd "$t/initramfs.cpio" --qemu "$t/no-qemu" \
+	--results "$t/results" --mode sync
+check "no refused run left a results folder" test ! -e "$t/results"
+rm -rf "$t"

@@ -117,8 +117,17 @@ static void push_realistic_devices(const struct qemu_config *cfg, struct strv *a
 		push_dev(argv, plain[i]);
 }
 
+char *qemu__kernel_cmdline(const struct qemu_config *cfg)
+{
+	return xasprintf("%s%s%s", kernel_fixed_args(cfg->root_image != NULL),
+			 cfg->kernel_args && *cfg->kernel_args ? " " : "",
+			 cfg->kernel_args ? cfg->kernel_args : "");
+}
+
 void qemu__build_argv(const struct qemu_config *cfg, struct strv *argv)
 {
+	char *line;
+
 	strv__push(argv, cfg->qemu);
 	strv__push(argv, "-M");
 	strv__push(argv, cfg->root_image ? "q35" : "pc");
@@ -142,9 +151,9 @@ void qemu__build_argv(const struct qemu_config *cfg, struct strv *argv)
 	strv__push(argv, "-initrd");
 	strv__push(argv, cfg->initrd);
 	strv__push(argv, "-append");
-	strv__pushf(argv, "%s%s%s", kernel_fixed_args(cfg->root_image != NULL),
-		    cfg->kernel_args && *cfg->kernel_args ? " " : "",
-		    cfg->kernel_args ? cfg->kernel_args : "");
+	line = qemu__kernel_cmdline(cfg);
+	strv__push(argv, line);
+	free(line);
 	strv__push(argv, "-chardev");
 	push_opt_path(argv, "file,id=console,path=%s", cfg->console_path);
 	strv__push(argv, "-serial");

@@ -43,6 +43,9 @@ struct qemu_config {
 	const char *events_path;	/* the virtio-serial event port goes here */
 };
 
+/* The kernel command line QEMU passes (-append): fixed arguments, then the mode's. */
+char *qemu__kernel_cmdline(const struct qemu_config *cfg);
+
 /* The full argv (argv[0] = qemu binary) of one boot. */
 void qemu__build_argv(const struct qemu_config *cfg, struct strv *argv);
 

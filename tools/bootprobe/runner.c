@@ -137,13 +137,59 @@ static int run__choose_accel(struct run *run)
 	return 0;
 }
 
+/* A boot's kernel arguments after the fixed ones: the initramfs's boot-args, then the mode's. */
+static char *run__kernel_args(const struct run *run, const char *mode_args)
+{
+	return *run->guest_args ? xasprintf("%s %s", run->guest_args, mode_args) : xstrdup(mode_args);
+}
+
+/*
+ * The runner adds the initramfs's boot-args to what the scenario checked:
+ * they go through the same checks, and every boot's whole kernel command
+ * line must fit x86's COMMAND_LINE_SIZE, before any boot starts.  -EINVAL
+ * or -E2BIG with one line naming the boot-args file or the boot, and by
+ * how much.
+ */
+static int run__check_cmdlines(const struct run *run)
+{
+	const struct run_opts *opts = run->opts;
+	char *path = sibling_path(opts->initrd, "boot-args"), why[256];
+	int err = 0;
+
+	if (kernel_args__check(run->guest_args, why, sizeof(why))) {
+		fprintf(stderr, "bootprobe: %s: %s\n", path, why);
+		err = -EINVAL;
+	}
+	for (int i = 0; i < run->nr_boots && !err; i++) {
+		const struct boot *b = &run->boots[i];
+		char *mode_args = mode__kernel_args(&opts->sc, &opts->sc.modes[b->mode], b->index);
+		char *args = run__kernel_args(run, mode_args);
+		struct qemu_config cfg = { .root_image = opts->root_image, .kernel_args = args };
+		char *line = qemu__kernel_cmdline(&cfg);
+		size_t len = strlen(line);
+
+		if (kernel_cmdline__over(len)) {
+			fprintf(stderr, "bootprobe: boot %s: kernel command line is %zu bytes, %zu over "
+				KERNEL_CMDLINE_LIMIT ": %zu fixed, %zu of %s, %zu of the scenario and "
+				"mode\n", b->name, len, kernel_cmdline__over(len),
+				strlen(kernel_fixed_args(opts->root_image != NULL)),
+				strlen(run->guest_args), path, strlen(mode_args));
+			err = -E2BIG;
+		}
+		free(line);
+		free(args);
+		free(mode_args);
+	}
+	free(path);
+	return err;
+}
+
 static int boot__start(struct run *run, struct boot *b)
 {
 	const struct run_opts *opts = run->opts;
 	const struct mode *m = &opts->sc.modes[b->mode];
 	char *mode_args = mode__kernel_args(&opts->sc, m, b->index);
-	char *args = *run->guest_args ? xasprintf("%s %s", run->guest_args, mode_args)
-				      : xstrdup(mode_args);
+	char *args = run__kernel_args(run, mode_args);
 	struct qemu_config cfg = {
 		.qemu = opts->qemu, .kernel = opts->kernel, .initrd = opts->initrd,
 		.root_image = opts->root_image,
@@ -420,6 +466,9 @@ int run__execute(struct run *run)
 		return -ENOENT;
 	if (!run->guest_args)
 		run->guest_args = xstrdup("");
+	err = run__check_cmdlines(run);
+	if (err)
+		return err;
 	run->qemu_version = qemu__version(run->opts->qemu);
 	if (!run->qemu_version) {
 		fprintf(stderr, "bootprobe: %s: not found or not runnable (make deps)\n",
