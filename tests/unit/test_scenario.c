@@ -130,7 +130,8 @@ static void bad_files(void)
 		/* A nonzero time that the time scale rounds to 0 ms. */
 		{ "[scenario]\ntime_scale = 0.1\ndevices = 2\nprobe_ms = 1000,4\n[mode a]\n",
 		  "s.conf:4: probe_ms 4 ms at time_scale 0.1 is 0.4 ms, which rounds to 0 ms" },
-		{ "[scenario]\ntime_scale = 0.01\ndevices = 1\nprobe_ms = 1000\nkthread_at_ms = 30\n[mode a]\n",
+		{ "[scenario]\ntime_scale = 0.01\ndevices = 1\nprobe_ms = 1000\nkthread_at_ms = 30\n"
+		  "[mode a]\n",
 		  "s.conf:5: kthread_at_ms 30 ms at time_scale 0.01 is 0.3 ms, which rounds to 0 ms" },
 		{ "[scenario]\ntime_scale = 0.1\ndevices = 1\nprobe_ms = uniform 2 100\n[mode a]\n",
 		  "s.conf:4: probe_ms 2 ms at time_scale 0.1 is 0.2 ms, which rounds to 0 ms" },
@@ -141,11 +142,13 @@ static void bad_files(void)
 		{ "[scenario]\ntime_scale = 0.1\n[mode a]\nkill_policy = grace=4\n",
 		  "s.conf:3: mode 'a': grace 4 ms at time_scale 0.1 is 0.4 ms, which rounds to 0 ms" },
 		/* Kernel arguments: printable, quotes balanced. */
-		{ "[mode a]\ncmdline = foo=\"bar\n", "s.conf:2: cmdline: unbalanced double quote at byte 5" },
+		{ "[mode a]\ncmdline = foo=\"bar\n",
+		  "s.conf:2: cmdline: unbalanced double quote at byte 5" },
 		{ "[scenario]\ncmdline = \"a=1 2\" b=\"2\n[mode a]\n",
 		  "s.conf:2: cmdline: unbalanced double quote at byte 11" },
 		{ "[mode a]\ncmdline = a\001b\n", "s.conf:2: cmdline: control byte 0x01 at byte 2" },
-		{ "[scenario]\ncmdline = a=1 \177\n[mode a]\n", "s.conf:2: cmdline: control byte 0x7f at byte 5" },
+		{ "[scenario]\ncmdline = a=1 \177\n[mode a]\n",
+		  "s.conf:2: cmdline: control byte 0x7f at byte 5" },
 	};
 	struct scenario sc;
 
@@ -247,8 +250,10 @@ static void accepted_edges(void)
 		free(args);
 		sc.time_scale = 0.01;
 		CHECK(scenario__validate(&sc, msg, sizeof(msg)) &&
-		      strstr(msg, "s.conf:4: probe_ms 5 ms at time_scale 0.01 is 0.05 ms, which rounds to 0 ms"),
-		      "a time scale that rounds a probe time to 0 ms is refused on re-validation (%s)", msg);
+		      strstr(msg, "s.conf:4: probe_ms 5 ms at time_scale 0.01 is 0.05 ms, "
+			     "which rounds to 0 ms"),
+		      "a time scale that rounds a probe time to 0 ms is refused on re-validation (%s)",
+		      msg);
 	}
 	scenario__free(&sc);
 }
@@ -275,7 +280,8 @@ static void long_cmdlines(void)
 
 	text = xasprintf("[scenario]\ncmdline = %s\n[mode a]\ncmdline = %s\n", a, b);
 	err = load_err(text, &sc);
-	CHECK(!err, "a kernel command line of exactly 2047 bytes loads%s%s", err ? ": " : "", err ? err : "");
+	CHECK(!err, "a kernel command line of exactly 2047 bytes loads%s%s", err ? ": " : "",
+	      err ? err : "");
 	scenario__free(&sc);
 	free(text);
 	free(b);
@@ -285,7 +291,8 @@ static void long_cmdlines(void)
 	err = load_err(text, &sc);
 	CHECK(err && strstr(err, "s.conf:5: mode 'b': makes the kernel command line 2048 bytes, 1 over "
 			    "the 2047 bytes x86 takes"),
-	      "a mode whose arguments and the scenario's make 2048 bytes is refused at its cmdline (%s)", err ? err : "");
+	      "a mode whose arguments and the scenario's make 2048 bytes is refused at its cmdline (%s)",
+	      err ? err : "");
 	scenario__free(&sc);
 	free(text);
 	free(b);
@@ -422,7 +429,8 @@ static void mode_specs(void)
 	      strstr(err, "mode 'q': unbalanced double quote at byte 5"),
 	      "a NAME:ARGS mode goes through the cmdline checks (%s)", err);
 	CHECK(scenario__add_mode_spec(&sc, "c:a=1\tb=2", err, sizeof(err)) &&
-	      strstr(err, "mode 'c': control byte 0x09 at byte 4"), "a control byte in NAME:ARGS is refused");
+	      strstr(err, "mode 'c': control byte 0x09 at byte 4"),
+	      "a control byte in NAME:ARGS is refused");
 	scenario__free(&sc);
 }
 
