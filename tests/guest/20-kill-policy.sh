@@ -19,7 +19,9 @@ bp_run "$id" --devices 1 --timeout 120 --append "$common" \
 	--mode 'grace-after:slowprobe.probe_ms=6000 slowprobe.kthread_at_ms=6000 kthread.sigkill_policy=grace=2000' \
 	--mode 'async-module:slowprobe.probe_ms=5000 slowprobe.async_probe=1' \
 	--mode 'async-driver:slowprobe.probe_ms=5000 driver_async_probe=slowprobe' \
-	--mode 'runtime-knob:slowprobe.probe_ms=5000 slowprobe.kthread_at_ms=5000 bootprobe.set=/sys/module/kthread/parameters/sigkill_policy:bogus bootprobe.set=/sys/module/kthread/parameters/sigkill_policy:unkillable'
+	--mode 'runtime-knob:slowprobe.probe_ms=5000 slowprobe.kthread_at_ms=5000 bootprobe.set=/sys/module/kthread/parameters/sigkill_policy:bogus bootprobe.set=/sys/module/kthread/parameters/sigkill_policy:unkillable' \
+	--mode 'timeout-sigterm:slowprobe.probe_ms=5000 slowprobe.kthread_at_ms=5000 udev.timeout_signal=SIGTERM' \
+	--mode 'timeout-sigabrt:slowprobe.probe_ms=5000 slowprobe.kthread_at_ms=5000 udev.timeout_signal=SIGABRT'
 boots=$BP_RESULTS/$id/boots
 
 con() { cat "$boots/$1-001/console.log" 2>/dev/null; }
@@ -33,7 +35,8 @@ warned() { has "$1" 'kthread_create() interrupted by SIGKILL: caller slowprobe_p
 # Kernel timestamp of the first console line matching $2.
 stamp() { con "$1" | grep -m1 -- "$2" | sed -n 's/^\[ *\([0-9.]*\)\].*/\1/p'; }
 
-for m in killable unkillable grace-inside grace-after async-module async-driver runtime-knob; do
+for m in killable unkillable grace-inside grace-after async-module async-driver runtime-knob \
+	timeout-sigterm timeout-sigabrt; do
 	check "$m: the boot completes" test "$(boot_outcome "$boots/$m-001")" = ok
 done
 
@@ -84,3 +87,13 @@ check "the run-time knob reads back the policy written to it" has runtime-knob "
 check "unkillable set at run time: the probe survives the kill and binds" bound runtime-knob
 check "killable is the default policy (no boot parameter given)" has killable "kthread sigkill_policy: killable"
 check "the boot parameter sets the policy" has grace-after "kthread sigkill_policy: grace=2000"
+
+# udev.timeout_signal: udevd's event timeout sends another signal, and
+# explain follows it: SIGTERM the worker never takes (the probe binds),
+# SIGABRT kills it only after the probe (no fatal_signal_pending()).
+check "timeout_signal=SIGTERM: udevd logs the worker killed, the device is bound anyway" \
+	bash -c "$(declare -f con has worker_killed bound); boots='$boots'; worker_killed timeout-sigterm && bound timeout-sigterm"
+check "timeout_signal=SIGTERM: explain names udevd's SIGTERM to the probing worker, not fatal" \
+	bash -c 'e=$("$@"); grep -q "^signal 1: systemd-udevd \[[0-9]*\] sent SIGTERM at .* after the udev event timeout (3 s); the worker was in finit_module(slowprobe) .*SIGTERM was not fatal" <<<"$e" && ! grep -q "^kill " <<<"$e"' _ "$BP" explain "$boots/timeout-sigterm-001"
+check "timeout_signal=SIGABRT: explain says it was fatal after the probe, and killed the worker" \
+	bash -c 'e=$("$@"); grep -q "^signal 1: systemd-udevd \[[0-9]*\] sent SIGABRT .*SIGABRT was fatal only on the way back to user space.*the probe completed at .*, killed by it\.$" <<<"$e"' _ "$BP" explain "$boots/timeout-sigabrt-001"

@@ -9,6 +9,8 @@
 
 #define NS 1e9
 
+static int other_signals(const struct boot_data *b);
+
 static const char *errno_name(int ret)
 {
 	static char buf[16];
@@ -99,6 +101,7 @@ void boot__metrics(const struct boot_data *b, struct boot_metrics *m)
 	m->guest_s = b->complete_s;
 	m->wall_s = b->wall_s;
 	m->kills = b->nr_kills;
+	m->other_signals = other_signals(b);
 	m->udev_kills = b->nr_udev_kills;
 	m->devices = b->nr_devices;
 	for (int i = 0; i < b->nr_devices; i++)
@@ -179,6 +182,43 @@ static bool is_udev_timeout_kill(const struct kill_event *k)
 	return strstr(k->sender_comm, "udev") && strstr(k->target_comm, "udev-worker");
 }
 
+/* Whether the target's exit was this signal's doing (wait(2)'s low 7 bits). */
+static bool signal__killed_it(const struct kill_event *k)
+{
+	return k->exit_ns >= 0 && (k->exit_code & 0x7f) == k->sig;
+}
+
+/*
+ * Whether a signal other than SIGKILL was fatal, and what the task did
+ * with it: its default action kills the task (and makes fatal_signal_pending()
+ * true, so kthread_create() returns -EINTR), a handler or a blocked signal
+ * does not.  @kw: the task's next kthread_create(), whose fatal_signal says
+ * what the kernel saw.
+ */
+static void signal__fate(FILE *f, const struct kill_event *k, const struct kthread_wait *kw)
+{
+	bool fatal = signal__killed_it(k) || (kw && kw->fatal_signal);
+
+	fprintf(f, "; %s was %s", k->sig_name, fatal ? "fatal" : "not fatal");
+	/*
+	 * Only SIGKILL (and a fatal signal the kernel turns into one) is a
+	 * fatal_signal_pending(): a core-dumping signal such as SIGABRT kills
+	 * the task on its way back to user space, after the probe.
+	 */
+	if (fatal && kw && !kw->fatal_signal && kw->end_ns > k->ts_ns)
+		fprintf(f, " only on the way back to user space: kthread_create() did not see "
+			"it pending");
+	if (k->delivered_ns >= 0)
+		fprintf(f, " (delivered at %.2f s to %s%s)", k->delivered_ns / NS,
+			!strcmp(k->handler, "default") ? "its default action" :
+			!strcmp(k->handler, "ignore") ? "be ignored" : "a handler at ",
+			strcmp(k->handler, "default") && strcmp(k->handler, "ignore") ? k->handler : "");
+	else if (!strcmp(k->result, "ignored"))
+		fprintf(f, " (the kernel ignored it)");
+	else
+		fprintf(f, " (never delivered while traced: blocked, or read through a signalfd)");
+}
+
 /* One kill as a causal chain in plain words. */
 static char *kill__chain(const struct boot_data *b, const struct kill_event *k)
 {
@@ -191,8 +231,8 @@ static char *kill__chain(const struct boot_data *b, const struct kill_event *k)
 	FILE *f = open_memstream(&s, &len);
 	bool any = false;
 
-	fprintf(f, "%s [%d] sent SIGKILL at %.2f s to %s [%d]", k->sender_comm, k->sender_pid,
-		k->ts_ns / NS, k->target_comm, k->target_pid);
+	fprintf(f, "%s [%d] sent %s at %.2f s to %s [%d]", k->sender_comm, k->sender_pid,
+		k->sig == 9 ? "SIGKILL" : k->sig_name, k->ts_ns / NS, k->target_comm, k->target_pid);
 	if (is_udev_timeout_kill(k))
 		fprintf(f, " after the udev event timeout (%g s)", b->event_timeout_s);
 	fprintf(f, "; the %s was", strstr(k->target_comm, "udev-worker") ? "worker" : "task");
@@ -211,6 +251,8 @@ static char *kill__chain(const struct boot_data *b, const struct kill_event *k)
 	}
 	if (!any)
 		fprintf(f, " not loading a module nor probing");
+	if (k->sig != 9)
+		signal__fate(f, k, kw);
 	if (kw && (!p || kw->end_ns <= p->end_ns))
 		fprintf(f, "; kthread_create returned %s at %.2f s", errno_name(kw->ret), kw->end_ns / NS);
 	if (p) {
@@ -225,14 +267,54 @@ static char *kill__chain(const struct boot_data *b, const struct kill_event *k)
 	if (ml)
 		fprintf(f, "; %s(%s) returned %s at %.2f s", "finit_module", ml->name,
 			errno_name(ml->ret), ml->end_ns / NS);
+	if (k->sig != 9 && k->exit_ns >= 0)
+		fprintf(f, "; the %s exited at %.2f s%s", strstr(k->target_comm, "udev-worker") ?
+			"worker" : "task", k->exit_ns / NS, signal__killed_it(k) ? ", killed by it" : "");
 	fclose(f);
 	return s;
 }
 
-static bool kill__relevant(const struct kill_event *k)
+/*
+ * A signal explain follows: one that hit a task loading a module, probing or
+ * in kthread_create(); a SIGKILL from udevd to a worker; any other signal
+ * udevd sent a worker that udevd itself logged as killed (its event timeout
+ * sends udev.timeout_signal; at exit it sends SIGTERM to idle workers too).
+ * SIGCONT is left out: udevd sends it after each of these.
+ */
+static bool kill__relevant(const struct boot_data *b, const struct kill_event *k)
 {
-	return k->module_for_ns >= 0 || k->probe_for_ns >= 0 || k->kthread_for_ns >= 0 ||
-	       is_udev_timeout_kill(k);
+	/* udevd follows every signal with SIGCONT (kill_and_sigcont()): no news. */
+	if (k->sig == 18)
+		return false;
+	if (k->module_for_ns >= 0 || k->probe_for_ns >= 0 || k->kthread_for_ns >= 0)
+		return true;
+	return is_udev_timeout_kill(k) && (k->sig == 9 || udev_log_of(b, k->target_pid));
+}
+
+/* The @i-th signal explain follows, SIGKILLs first; NULL after the last. */
+static const struct kill_event *relevant_signal(const struct boot_data *b, int *i)
+{
+	for (; *i < b->nr_kills + b->nr_signals; (*i)++) {
+		const struct kill_event *k = *i < b->nr_kills ? &b->kills[*i] :
+					     &b->signals[*i - b->nr_kills];
+
+		if (kill__relevant(b, k)) {
+			(*i)++;
+			return k;
+		}
+	}
+	return NULL;
+}
+
+/* Signals other than SIGKILL that explain follows. */
+static int other_signals(const struct boot_data *b)
+{
+	const struct kill_event *k;
+	int n = 0;
+
+	for (int i = 0; (k = relevant_signal(b, &i));)
+		n += k->sig != 9;
+	return n;
 }
 
 /* The latest SIGKILL to the task of a probe before the probe ended, or NULL. */
@@ -304,8 +386,9 @@ static void explain_failed_probe(const struct boot_data *b, const struct probe_s
 
 void boot__explain(const struct boot_data *b, FILE *out)
 {
+	const struct kill_event *k;
 	struct boot_metrics m;
-	int n = 0;
+	int n = 0, n_other = 0;
 
 	boot__metrics(b, &m);
 	fprintf(out, "boot %s (mode %s): %s; boot time %.2f s (guest %.2f s, QEMU wall %.2f s); "
@@ -315,15 +398,14 @@ void boot__explain(const struct boot_data *b, FILE *out)
 		fprintf(out, "  no event stream: the collector did not run (console evidence only)\n");
 	for (size_t i = 0; i < b->udev_ignored.n; i++)
 		fprintf(out, "  udevd ignored a setting: %s\n", b->udev_ignored.v[i]);
-	for (int i = 0; i < b->nr_kills; i++) {
-		const struct kill_event *k = &b->kills[i];
+	for (int i = 0; (k = relevant_signal(b, &i));) {
 		const struct udev_kill *u = udev_log_of(b, k->target_pid);
-		char *chain;
+		char *chain = kill__chain(b, k);
 
-		if (!kill__relevant(k))
-			continue;
-		chain = kill__chain(b, k);
-		fprintf(out, "\nkill %d: %s.\n", ++n, chain);
+		if (k->sig == 9)
+			fprintf(out, "\nkill %d: %s.\n", ++n, chain);
+		else
+			fprintf(out, "\nsignal %d: %s.\n", ++n_other, chain);
 		if (u)
 			fprintf(out, "  udevd's own record: Worker [%d] processing SEQNUM=%d killed\n",
 				u->worker_pid, u->seqnum);
@@ -399,6 +481,7 @@ json_object *boot__explain_json(const struct boot_data *b)
 {
 	json_object *o = json_object_new_object(), *kills = json_object_new_array();
 	json_object *risk = json_object_new_array(), *failed = json_object_new_array();
+	const struct kill_event *k;
 	struct boot_metrics m;
 
 	boot__metrics(b, &m);
@@ -408,18 +491,13 @@ json_object *boot__explain_json(const struct boot_data *b)
 	json_object_object_add(o, "boot_s", isnan(m.boot_s) ? NULL : json_object_new_double(m.boot_s));
 	json_object_object_add(o, "udev_event_timeout_s", json_object_new_double(b->event_timeout_s));
 	json_object_object_add(o, "udev_ignored", strings__json(&b->udev_ignored));
-	for (int i = 0; i < b->nr_kills; i++) {
-		const struct kill_event *k = &b->kills[i];
+	for (int i = 0; (k = relevant_signal(b, &i));) {
 		json_object *e = json_object_new_object(), *st = json_object_new_array();
-		char *chain;
+		char *chain = kill__chain(b, k);
 
-		if (!kill__relevant(k)) {
-			json_object_put(e);
-			json_object_put(st);
-			continue;
-		}
-		chain = kill__chain(b, k);
 		json_object_object_add(e, "explanation", json_object_new_string(chain));
+		json_object_object_add(e, "signal", json_object_new_string(k->sig == 9 ? "SIGKILL" :
+									    k->sig_name));
 		json_object_object_add(e, "ts_s", json_object_new_double(k->ts_ns / NS));
 		json_object_object_add(e, "sender", json_object_new_string(k->sender_comm));
 		json_object_object_add(e, "sender_pid", json_object_new_int(k->sender_pid));

@@ -20,6 +20,7 @@ struct boot_metrics {
 	double last_probe_end_s;	/* end of the last user-space probe */
 	double readiness_gap_max_s;	/* max over devices (0 in sync mode) */
 	int probes, failed_probes, kills, udev_kills;
+	int other_signals;	/* signals but SIGKILL that explain follows (udev.timeout_signal) */
 	int devices, bound;	/* test devices /init listed, those with a driver */
 };
 

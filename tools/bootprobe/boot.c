@@ -210,14 +210,61 @@ static void add_kthread(struct boot_data *b, struct json_object *r)
 	k->wait_ns = jint(r, "wait_ns", 0);
 }
 
+/* Each kept signal, SIGKILLs first; NULL after the last. */
+static struct kill_event *signal_at(struct boot_data *b, int i)
+{
+	return i < b->nr_kills ? &b->kills[i] :
+	       i < b->nr_kills + b->nr_signals ? &b->signals[i - b->nr_kills] : NULL;
+}
+
+/* The signal was delivered: to its default action, ignored, or to a handler. */
+static void signal_delivered(struct boot_data *b, struct json_object *r)
+{
+	int pid = (int)jint(r, "pid", -1), sig = (int)jint(r, "sig", 0);
+	struct kill_event *k;
+
+	for (int i = 0; (k = signal_at(b, i)); i++)
+		if (k->target_pid == pid && k->sig == sig && k->delivered_ns < 0 &&
+		    k->exit_ns < 0) {
+			k->delivered_ns = jint(r, "ts_ns", 0);
+			snprintf(k->handler, sizeof(k->handler), "%s", jstr(r, "handler"));
+		}
+}
+
+/* The target of a kept signal exited: how. */
+static void task_exited(struct boot_data *b, struct json_object *r)
+{
+	int pid = (int)jint(r, "pid", -1);
+	struct kill_event *k;
+
+	for (int i = 0; (k = signal_at(b, i)); i++)
+		if (k->target_pid == pid && k->exit_ns < 0 && k->ts_ns <= jint(r, "ts_ns", 0)) {
+			k->exit_ns = jint(r, "ts_ns", 0);
+			k->exit_code = (int)jint(r, "exit_code", 0);
+		}
+}
+
+/* A signal worth following: see struct kill_event. */
+static bool signal_kept(struct json_object *r)
+{
+	struct json_object *s = jget(r, "target_state");
+
+	return jint(r, "sig", 0) == 9 || (s && json_object_object_length(s) > 0) ||
+	       strstr(jstr(r, "comm"), "udev");
+}
+
 static void add_kill(struct boot_data *b, struct json_object *r)
 {
-	struct kill_event *k = PUSH(b->kills, b->nr_kills);
+	bool sigkill = jint(r, "sig", 0) == 9;
+	struct kill_event *k = sigkill ? PUSH(b->kills, b->nr_kills) : PUSH(b->signals, b->nr_signals);
 	struct json_object *t = jget(r, "target"), *s = jget(r, "target_state");
 	struct json_object *stack = jget(r, "target_stack"), *m;
 
 	k->ts_ns = jint(r, "ts_ns", 0);
 	k->sig = (int)jint(r, "sig", 0);
+	snprintf(k->sig_name, sizeof(k->sig_name), "%s",
+		 *jstr(r, "sig_name") ? jstr(r, "sig_name") : "a signal");
+	k->delivered_ns = k->exit_ns = -1;
 	k->sender_pid = (int)jint(r, "pid", 0);
 	copy(k->sender_comm, jstr(r, "comm"));
 	k->target_pid = (int)jint(t, "pid", 0);
@@ -406,8 +453,8 @@ int boot_data__save_attachments(const struct boot_data *b)
 
 /* Record types the analysis does not read: known, so neither warned about nor parsed. */
 static const char *const unused_types[] = {
-	"initcall", "initcall_start", "exit", "probe_start", "kthread_start",
-	"module_load_start", "module_init", "signal_deliver", NULL,
+	"initcall", "initcall_start", "probe_start", "kthread_start",
+	"module_load_start", "module_init", NULL,
 };
 
 static bool is_unused_type(const char *type, size_t len)
@@ -539,9 +586,13 @@ static void add_record(struct boot_data *b, struct json_object *r, const char *l
 	else if (!strcmp(type, "kthread_end"))
 		add_kthread(b, r);
 	else if (!strcmp(type, "signal_generate")) {
-		if (jint(r, "sig", 0) == 9)
+		if (signal_kept(r))
 			add_kill(b, r);
-	} else if (!strcmp(type, "header"))
+	} else if (!strcmp(type, "signal_deliver"))
+		signal_delivered(b, r);
+	else if (!strcmp(type, "exit"))
+		task_exited(b, r);
+	else if (!strcmp(type, "header"))
 		add_header(b, r, label, line);
 	else if (!strcmp(type, "trailer") && b->has_trailer)
 		reject(b, "%s:%d: a second trailer (ignored: the first one counts)", label, line);
@@ -878,6 +929,9 @@ void boot_data__free(struct boot_data *b)
 	for (int i = 0; i < b->nr_kills; i++)
 		strv__free(&b->kills[i].stack);
 	free(b->kills);
+	for (int i = 0; i < b->nr_signals; i++)
+		strv__free(&b->signals[i].stack);
+	free(b->signals);
 	for (int i = 0; i < b->nr_attachments; i++)
 		free(b->attachments[i].text);
 	free(b->attachments);

@@ -55,11 +55,21 @@ struct kthread_wait {
 	int64_t end_ns, wait_ns;
 };
 
+/*
+ * A signal sent to a task: every SIGKILL, and any other signal that hit a
+ * task loading a module or probing, or that udevd sent (its event timeout
+ * sends udev.timeout_signal, SIGKILL by default).
+ */
 struct kill_event {
 	int64_t ts_ns;
 	int sig;
 	int sender_pid, target_pid;
 	char sender_comm[NAME_LEN], target_comm[NAME_LEN], result[NAME_LEN];
+	char sig_name[16];
+	/* what became of it: delivered (signal_deliver), the target's exit */
+	int64_t delivered_ns, exit_ns;	/* -1: not seen */
+	char handler[24];		/* "default", "ignore" or the handler's address */
+	int exit_code;			/* the exit record's: low 7 bits the killing signal */
 	/* the target's state at the kill */
 	char module[NAME_LEN], probe_driver[NAME_LEN], probe_device[NAME_LEN];
 	char kthread_caller[128];
@@ -126,6 +136,8 @@ struct boot_data {
 	int nr_kwaits;
 	struct kill_event *kills;	/* SIGKILLs generated */
 	int nr_kills;
+	struct kill_event *signals;	/* other signals (struct kill_event says which) */
+	int nr_signals;
 	struct attachment *attachments;
 	int nr_attachments;
 	struct devnode *devnodes;

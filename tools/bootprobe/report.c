@@ -813,7 +813,7 @@ static void md_kills(FILE *f, struct run_data *r)
 		FILE *m;
 
 		boot__metrics(b, &bm);
-		if (!bm.kills && !bm.failed_probes && !bm.udev_kills)
+		if (!bm.kills && !bm.other_signals && !bm.failed_probes && !bm.udev_kills)
 			continue;
 		if (n++ >= 10) {
 			fprintf(f, "(further boots with kills: `bootprobe explain %s/boots/NAME`)\n\n", r->dir);

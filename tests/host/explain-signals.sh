@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# explain follows whatever signal udevd's event timeout sends, not only
+# SIGKILL.  Two real boots (slowprobe, a 5 s probe, udev's 3 s timeout):
+# udev.timeout_signal=SIGTERM, which the worker never takes (its probe
+# completes and binds), and SIGABRT, which kills the worker only after the
+# probe (a core-dumping signal is no fatal_signal_pending()).  udevd's
+# SIGCONT after each signal and its SIGTERMs to idle workers at exit are
+# left out.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+
+if [ ! -x "$BP" ]; then
+	skip "explain follows udev.timeout_signal" "$BP not built"
+	exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+"$BP" explain tests/data/boots/sigterm >"$tmp/term" 2>&1
+sed -n 's/^\(signal\|kill\) /#   &/p' "$tmp/term"
+check "SIGTERM: one signal followed (its SIGCONT and the idle workers' SIGTERMs left out)" \
+	test "$(grep -c '^signal [0-9]*: ' "$tmp/term")" -eq 1
+check "SIGTERM: who sent it, to which worker, and why" \
+	grep -q '^signal 1: systemd-udevd \[82\] sent SIGTERM at 7.82 s to (udev-worker) \[93\] after the udev event timeout (3 s)' "$tmp/term"
+check "SIGTERM: what the worker was doing" \
+	grep -q 'the worker was in finit_module(slowprobe) for 3.95 s, in probe of 0000:00:03.0 (slowprobe) for 3.88 s' "$tmp/term"
+check "SIGTERM: not fatal, never delivered" \
+	grep -q 'SIGTERM was not fatal (never delivered while traced: blocked, or read through a signalfd)' "$tmp/term"
+check "SIGTERM: what became of the probe (completed, bound)" \
+	grep -q 'the probe completed at 9.08 s; device 0000:00:03.0 is bound' "$tmp/term"
+check "SIGTERM: no kill is claimed" bash -c '! grep -q "^kill [0-9]" "$1"' _ "$tmp/term"
+
+"$BP" explain tests/data/boots/sigabrt >"$tmp/abrt" 2>&1
+sed -n 's/^\(signal\|kill\) /#   &/p' "$tmp/abrt"
+check "SIGABRT: fatal only on the way back to user space, by its default action" \
+	grep -q 'SIGABRT was fatal only on the way back to user space: kthread_create() did not see it pending (delivered at 8.59 s to its default action)' "$tmp/abrt"
+check "SIGABRT: the probe completed first, and the worker died of it" \
+	grep -q 'the probe completed at 8.57 s; .* the worker exited at 8.60 s, killed by it' "$tmp/abrt"
+
+"$BP" explain --json tests/data/boots/sigterm >"$tmp/term.json" 2>&1
+check "explain --json names the signal" \
+	test "$(jq -r '[.[0].kills[].signal] | join(",")' "$tmp/term.json")" = SIGTERM
+
+# A report of the SIGTERM boot explains it too (it has no SIGKILL).
+mkdir -p "$tmp/run/boots/sigterm-001"
+cp tests/data/boots/sigterm/* "$tmp/run/boots/sigterm-001/"
+"$BP" report --no-charts --no-traces --out "$tmp/out" "$tmp/run" >/dev/null 2>&1
+check "report.md explains the SIGTERM" grep -q '^signal 1: systemd-udevd \[82\] sent SIGTERM' "$tmp/out/report.md"
