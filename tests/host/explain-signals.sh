@@ -47,3 +47,13 @@ mkdir -p "$tmp/run/boots/sigterm-001"
 cp tests/data/boots/sigterm/* "$tmp/run/boots/sigterm-001/"
 "$BP" report --no-charts --no-traces --out "$tmp/out" "$tmp/run" >/dev/null 2>&1
 check "report.md explains the SIGTERM" grep -q '^signal 1: systemd-udevd \[82\] sent SIGTERM' "$tmp/out/report.md"
+
+# No NaN or Infinity in explain --json or timeline --json: a boot whose
+# udev event timeout is 0 has no fraction of it (null, not Infinity).
+mkdir -p "$tmp/zero" && cp tests/data/boots/killed/* "$tmp/zero/"
+sed -i 's/udev.event_timeout=3/udev.event_timeout=0/' "$tmp/zero/boot.json"
+for cmd in explain timeline; do
+	"$BP" "$cmd" --json "$tmp/zero" >"$tmp/zero.json" 2>&1
+	check "$cmd --json with a 0 s udev timeout: valid JSON, no NaN or Infinity" \
+		bash -c 'jq -e . "$1" >/dev/null && ! grep -qiwE "nan|-?infinity" "$1"' _ "$tmp/zero.json"
+done

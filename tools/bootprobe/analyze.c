@@ -464,16 +464,16 @@ static void failed_probe__json(const struct boot_data *b, const struct probe_spa
 	const struct kill_event *k = kill_before(b, p);
 	const struct kthread_wait *w = kthread_failed_in(b, p);
 
-	json_object_object_add(e, "end_s", json_object_new_double(p->end_ns / NS));
+	json_object_object_add(e, "end_s", jdouble(p->end_ns / NS));
 	if (w) {
 		json_object_object_add(e, "kthread_caller", json_object_new_string(w->caller));
 		json_object_object_add(e, "kthread_ret", json_object_new_int(w->ret));
-		json_object_object_add(e, "kthread_end_s", json_object_new_double(w->end_ns / NS));
+		json_object_object_add(e, "kthread_end_s", jdouble(w->end_ns / NS));
 	}
 	if (k) {
 		json_object_object_add(e, "killed_by", json_object_new_string(k->sender_comm));
 		json_object_object_add(e, "killed_by_pid", json_object_new_int(k->sender_pid));
-		json_object_object_add(e, "kill_s", json_object_new_double(k->ts_ns / NS));
+		json_object_object_add(e, "kill_s", jdouble(k->ts_ns / NS));
 	}
 }
 
@@ -488,8 +488,8 @@ json_object *boot__explain_json(const struct boot_data *b)
 	json_object_object_add(o, "boot", json_object_new_string(b->name));
 	json_object_object_add(o, "mode", json_object_new_string(b->mode));
 	json_object_object_add(o, "outcome", json_object_new_string(b->outcome));
-	json_object_object_add(o, "boot_s", isnan(m.boot_s) ? NULL : json_object_new_double(m.boot_s));
-	json_object_object_add(o, "udev_event_timeout_s", json_object_new_double(b->event_timeout_s));
+	json_object_object_add(o, "boot_s", jdouble(m.boot_s));
+	json_object_object_add(o, "udev_event_timeout_s", jdouble(b->event_timeout_s));
 	json_object_object_add(o, "udev_ignored", strings__json(&b->udev_ignored));
 	for (int i = 0; (k = relevant_signal(b, &i));) {
 		json_object *e = json_object_new_object(), *st = json_object_new_array();
@@ -498,7 +498,7 @@ json_object *boot__explain_json(const struct boot_data *b)
 		json_object_object_add(e, "explanation", json_object_new_string(chain));
 		json_object_object_add(e, "signal", json_object_new_string(k->sig == 9 ? "SIGKILL" :
 									    k->sig_name));
-		json_object_object_add(e, "ts_s", json_object_new_double(k->ts_ns / NS));
+		json_object_object_add(e, "ts_s", jdouble(k->ts_ns / NS));
 		json_object_object_add(e, "sender", json_object_new_string(k->sender_comm));
 		json_object_object_add(e, "sender_pid", json_object_new_int(k->sender_pid));
 		json_object_object_add(e, "target", json_object_new_string(k->target_comm));
@@ -532,8 +532,8 @@ json_object *boot__explain_json(const struct boot_data *b)
 		e = json_object_new_object();
 		json_object_object_add(e, "driver", json_object_new_string(p->driver));
 		json_object_object_add(e, "device", json_object_new_string(p->device));
-		json_object_object_add(e, "probe_s", json_object_new_double(d));
-		json_object_object_add(e, "fraction_of_timeout", json_object_new_double(d / b->event_timeout_s));
+		json_object_object_add(e, "probe_s", jdouble(d));
+		json_object_object_add(e, "fraction_of_timeout", jdouble(d / b->event_timeout_s));
 		json_object_object_add(e, "async", json_object_new_boolean(p->async));
 		json_object_array_add(risk, e);
 	}

@@ -109,6 +109,11 @@ void jscrub(struct json_object *o, bool keep_lines)
 	}
 }
 
+struct json_object *jdouble(double v)
+{
+	return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
 struct json_object *jread(const char *path, const char **why)
 {
 	size_t len = 0;

@@ -30,6 +30,8 @@ void jscrub(struct json_object *o, bool keep_lines);
  * NUL byte, one object, scrubbed.  NULL with @why saying what was wrong.
  */
 struct json_object *jread(const char *path, const char **why);
+/* A JSON number, or NULL (JSON null) when @v is NaN or infinite: no output prints NaN. */
+struct json_object *jdouble(double v);
 
 #define NAME_LEN 64
 #define UNKNOWN_NS INT64_MIN

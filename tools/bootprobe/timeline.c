@@ -132,9 +132,9 @@ static json_object *timeline__json(const struct boot_data *b, const struct timel
 	for (int i = 0; i < tl->n; i++) {
 		json_object *e = json_object_new_object();
 
-		json_object_object_add(e, "t_s", json_object_new_double(tl->e[i].t));
+		json_object_object_add(e, "t_s", jdouble(tl->e[i].t));
 		if (!isnan(tl->e[i].end))
-			json_object_object_add(e, "end_s", json_object_new_double(tl->e[i].end));
+			json_object_object_add(e, "end_s", jdouble(tl->e[i].end));
 		json_object_object_add(e, "kind", json_object_new_string(tl->e[i].kind));
 		json_object_object_add(e, "what", json_object_new_string(tl->e[i].what));
 		json_object_array_add(a, e);
