@@ -114,15 +114,11 @@ struct json_object *jdouble(double v)
 	return isfinite(v) ? json_object_new_double(v) : NULL;
 }
 
-struct json_object *jread(const char *path, const char **why)
+struct json_object *jparse(const char *text, size_t len, const char **why)
 {
-	size_t len = 0;
-	char *text = read_file(path, &len);
 	struct json_object *o = NULL;
 
-	if (!text) {
-		*why = read_file_strerror(errno);
-	} else if (strlen(text) != len) {
+	if (strlen(text) != len) {
 		*why = "a NUL byte";
 	} else if (!(o = json_tokener_parse(text)) || !json_object_is_type(o, json_type_object)) {
 		*why = "not a JSON object";
@@ -131,6 +127,17 @@ struct json_object *jread(const char *path, const char **why)
 	} else {
 		jscrub(o, false);
 	}
+	return o;
+}
+
+struct json_object *jread(const char *path, const char **why)
+{
+	size_t len = 0;
+	char *text = read_file(path, &len);
+	struct json_object *o = text ? jparse(text, len, why) : NULL;
+
+	if (!text)
+		*why = read_file_strerror(errno);
 	free(text);
 	return o;
 }
@@ -812,15 +819,14 @@ static double event_timeout_from(const char *cmdline)
 	return v;
 }
 
-static int load_boot_json(struct boot_data *b, char *err, int errlen)
+int boot_data__parse_boot_json(struct boot_data *b, const char *text, size_t len,
+			       const char *label, char *err, int errlen)
 {
-	char *path = xasprintf("%s/boot.json", b->dir);
 	const char *why = NULL;
-	struct json_object *o = jread(path, &why);
+	struct json_object *o = jparse(text, len, &why);
 
 	if (!o) {
-		snprintf(err, errlen, "%s: %s: not a finished boot", path, why);
-		free(path);
+		snprintf(err, errlen, "%s: %s: not a finished boot", label, why);
 		return -1;
 	}
 	free(b->name);
@@ -834,10 +840,28 @@ static int load_boot_json(struct boot_data *b, char *err, int errlen)
 	b->wall_s = jget(o, "wall_s") ? json_object_get_double(jget(o, "wall_s")) : NAN;
 	b->event_timeout_s = event_timeout_from(b->kernel_cmdline);
 	if (!strcmp(b->mode, "?"))
-		warn(b, "%s: no mode", path);
+		warn(b, "%s: no mode", label);
 	json_object_put(o);
-	free(path);
 	return 0;
+}
+
+static int load_boot_json(struct boot_data *b, char *err, int errlen)
+{
+	char *path = xasprintf("%s/boot.json", b->dir);
+	size_t len = 0;
+	char *text = read_file(path, &len);
+	int ret;
+
+	if (!text) {
+		snprintf(err, errlen, "%s: %s: not a finished boot", path,
+			 read_file_strerror(errno));
+		free(path);
+		return -1;
+	}
+	ret = boot_data__parse_boot_json(b, text, len, path, err, errlen);
+	free(text);
+	free(path);
+	return ret;
 }
 
 struct boot_data *boot_data__new(const char *dir)

@@ -25,10 +25,12 @@ const char *jstr(struct json_object *o, const char *key);
  */
 void jscrub(struct json_object *o, bool keep_lines);
 /*
- * A JSON object file from a guest or a results folder (boot.json, the
- * manifest, image.json): read through read_file() (regular, bounded), no
- * NUL byte, one object, scrubbed.  NULL with @why saying what was wrong.
+ * A JSON object from a guest or a results folder (boot.json, the manifest,
+ * image.json): @len bytes of text with no NUL byte, one object, scrubbed.
+ * NULL with @why saying what was wrong.  jread() reads the file first,
+ * through read_file() (regular, bounded).
  */
+struct json_object *jparse(const char *text, size_t len, const char **why);
 struct json_object *jread(const char *path, const char **why);
 /* A JSON number, or NULL (JSON null) when @v is NaN or infinite: no output prints NaN. */
 struct json_object *jdouble(double v);
@@ -169,6 +171,13 @@ void boot_data__free(struct boot_data *b);
 /* Parse the event stream text (exposed for tests and the fuzzer). */
 void boot_data__parse_events(struct boot_data *b, const char *text, const char *label);
 void boot_data__parse_console(struct boot_data *b, const char *text, const char *label);
+/*
+ * boot.json's text (@len bytes, NUL-terminated, read from @label) into @b:
+ * name, mode, outcome, kernel command line, wall time.  -1 with a message in
+ * @err if it is not a finished boot's (no JSON object, a NUL byte).
+ */
+int boot_data__parse_boot_json(struct boot_data *b, const char *text, size_t len,
+			       const char *label, char *err, int errlen);
 
 /*
  * What the collector lost in a boot, and so which of its counts are
