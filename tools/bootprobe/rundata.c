@@ -135,13 +135,24 @@ static void run_data__add_damaged(struct run_data *r, const char *bdir, const st
 		strv__push(&r->warnings, b->warnings.v[j]);
 }
 
+void run_data__read_manifest(struct run_data *r, const char *text, size_t len,
+			     struct strv *dirs)
+{
+	const char *why = "missing";
+	struct json_object *man = text ? jparse(text, len, &why) : NULL;
+
+	read_manifest(r, man);
+	list_boots(r->dir, man, why, dirs, &r->warnings);
+	json_object_put(man);
+}
+
 struct run_data *run_data__load(const char *dir, char *err, int errlen)
 {
 	struct run_data *r = xcalloc(1, sizeof(*r));
 	struct strv dirs = { 0 };
-	struct json_object *man;
-	const char *slash, *why = NULL;
-	char *real, *path;
+	const char *slash;
+	char *real, *path, *text;
+	size_t len = 0;
 
 	r->dir = xstrdup(dir);
 	/* results/latest names its run by the folder it points at. */
@@ -154,13 +165,18 @@ struct run_data *run_data__load(const char *dir, char *err, int errlen)
 		run_data__free(r);
 		return NULL;
 	}
-	/* The manifest is read once: the boots it lists and what it says of the scenario. */
+	/*
+	 * The manifest is read once: the boots it lists and what it says of the
+	 * scenario.  read_file() takes a regular file only, of bounded size: a
+	 * FIFO planted as manifest.json is not waited on.
+	 */
 	path = xasprintf("%s/manifest.json", dir);
-	man = jread(path, &why);
+	text = read_file(path, &len);
+	if (!text && errno != ENOENT)
+		strv__pushf(&r->warnings, "%s: %s", path, read_file_strerror(errno));
 	free(path);
-	read_manifest(r, man);
-	list_boots(dir, man, why, &dirs, &r->warnings);
-	json_object_put(man);
+	run_data__read_manifest(r, text, len, &dirs);
+	free(text);
 	r->boots = xcalloc(dirs.n ? dirs.n : 1, sizeof(*r->boots));
 	for (size_t i = 0; i < dirs.n; i++) {
 		char msg[512];

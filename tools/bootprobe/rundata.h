@@ -122,6 +122,14 @@ struct run_data {
 
 /* Load every boot of a run; NULL with a message if there is nothing to use. */
 struct run_data *run_data__load(const char *dir, char *err, int errlen);
+/*
+ * RUN/manifest.json's text (@len bytes, NUL-terminated; NULL when it could
+ * not be read) into @r, whose dir is set: the baseline, time scale and modes,
+ * and the boot folders it lists into @dirs (else every folder under boots/).
+ * What run_data__load() does with the manifest; exposed for the fuzzer.
+ */
+void run_data__read_manifest(struct run_data *r, const char *text, size_t len,
+			     struct strv *dirs);
 void run_data__free(struct run_data *r);
 /* Fill the per-mode statistics. */
 void run_data__analyze(struct run_data *r);

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# A results folder from another machine is untrusted input, read by
+# `bootprobe report` without hanging, crashing or overflowing:
+#   - a FIFO planted as manifest.json is named, not waited on (the old
+#     reader, json_object_from_file(), blocked on it: killed by the timeout
+#     here, exit 124), and the boots under boots/ are read instead;
+#   - a manifest with a NUL byte is named as such.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+
+if [ ! -x "$BP" ]; then
+	skip "untrusted results folders" "$BP not built"
+	exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# boot RUN NAME EVENTS: one boot of mode m with the recorded console.
+boot() {
+	local dir=$1/boots/$2
+	mkdir -p "$dir"
+	printf '{"boot":"%s","mode":"m","outcome":"ok"}\n' "$2" >"$dir/boot.json"
+	cp tests/data/console/ok.log "$dir/console.log"
+	printf '%s\n' '{"type":"header","schema":1}' "$3" \
+		'{"type":"trailer","events_written":1,"events_dropped":0,"bpf_drops":0}' \
+		>"$dir/events.jsonl"
+}
+
+# report RUN [OPTION...]: `report --json`, at most 10 s; its exit status.
+report() {
+	local run=$1
+	shift
+	timeout 10 "$BP" report --json --no-charts --out "$tmp/out" "$@" "$run" \
+		>"$tmp/stdout" 2>"$tmp/stderr"
+}
+
+probe='{"type":"probe","pid":44,"driver":"slowprobe","device":"0000:00:03.0","start_ns":4000000000,"end_ns":5000000000,"ret":0}'
+boot "$tmp/fifo" m-001 "$probe"
+mkfifo "$tmp/fifo/manifest.json"
+report "$tmp/fifo" --no-traces
+rc=$?
+check "a FIFO as manifest.json: report ends by itself, exit 0 (got $rc)" test "$rc" -eq 0
+check "the FIFO is named as no regular file" \
+	grep -q 'fifo/manifest.json: not a regular file"' "$tmp/stdout"
+check "the boot under boots/ is read instead" \
+	grep -q '"boots":1,' "$tmp/stdout"
+
+boot "$tmp/nul" m-001 "$probe"
+printf '{"boots":[{"dir":"boots/m-001"}]}\0\n' >"$tmp/nul/manifest.json"
+report "$tmp/nul" --no-traces
+check "a manifest with a NUL byte is named as such, its boots read from boots/" \
+	sh -c "grep -q 'manifest.json: a NUL byte; reading every folder under boots/' '$tmp/stdout' &&
+		grep -q '\"boots\":1,' '$tmp/stdout'"
