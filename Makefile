@@ -6,11 +6,19 @@
 #   make bench-debian Debian's stock kernel, initramfs and systemd: sync vs async probing
 #   make debian-image the Debian guest image (cached outside the repo, like the kernel)
 #   make check      every test: unit, patch style, guest boots; ends "N passed, N failed"
+#   make check-sanitize  unit and host tests on tools built with ASan and UBSan
 #   make V=1        show the commands
 .DELETE_ON_ERROR:
 .SUFFIXES:
 .SECONDARY:
 
+# SANITIZE=1: the host tools and tests under ASan and UBSan, any report fatal,
+# built in build/sanitize so that their objects never mix with the others.
+ifeq ($(SANITIZE),1)
+BUILD    := build/sanitize
+SANITIZE_FLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer \
+		  -fno-sanitize-recover=all
+endif
 BUILD    ?= build
 GUEST    := $(BUILD)/guest
 BIN      := $(BUILD)/bin
@@ -20,7 +28,7 @@ export BOOTPROBE_CACHE := $(if $(BOOTPROBE_CACHE),$(BOOTPROBE_CACHE),$(CACHE))
 
 CC       ?= gcc
 CFLAGS   ?= -O2 -g
-CFLAGS   += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -MMD -MP
+CFLAGS   += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -MMD -MP $(SANITIZE_FLAGS)
 CPPFLAGS += -Itools/common -I$(OBJ)
 JSON_LIBS := -ljson-c
 
@@ -34,11 +42,12 @@ endif
 
 DEPS_STAMP := $(BUILD)/.deps-ok
 
-.PHONY: FORCE all deps kernel guest debian-image check check-unit check-patches check-style clean bench bench-2014 bench-real bench-debian help
+.PHONY: FORCE all deps kernel guest debian-image check check-unit check-sanitize check-patches \
+	check-style host-tools clean bench bench-2014 bench-real bench-debian help
 all: $(BIN)/bootprobe $(PROBETRACE) guest debian-image
 
 help:
-	@sed -n '2,9p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,10p' Makefile | sed 's/^# \{0,1\}//'
 
 # ---- packages -------------------------------------------------------------
 deps:
@@ -142,8 +151,17 @@ $(BIN)/tests/%: $(OBJ)/tests/%.o $(RUNNER_OBJS) $(COMMON_OBJS)
 check: $(TEST_BINS) $(FUZZ_BINS)
 	$(Q)tests/check.sh
 
+# With SANITIZE=1: the unit tests built in build/sanitize, run from there.
 check-unit: $(TEST_BINS)
-	$(Q)tests/run.sh unit
+	$(Q)BUILD=$(BUILD) tests/run.sh unit
+
+# The host tool and the unit tests, nothing for the guest (the sanitize stage
+# builds these with SANITIZE=1).
+host-tools: $(BIN)/bootprobe $(TEST_BINS)
+
+# Unit and host tests on tools built with ASan and UBSan (tests/sanitize.sh).
+check-sanitize:
+	$(Q)tests/run.sh sanitize
 
 check-style: $(DEPS_STAMP)
 	$(Q)tests/run.sh style

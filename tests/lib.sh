@@ -1,7 +1,7 @@
 # Helpers for bootprobe's shell tests.  Source it; it prints TAP-like lines.
 # shellcheck shell=bash
 
-BP=${BP:-build/bin/bootprobe}
+BP=${BP:-${BUILD:-build}/bin/bootprobe}
 # Every boot of the tests lands here, so a failure can be looked at later.
 BP_RESULTS=${BP_RESULTS:-build/test-results}
 mkdir -p "$BP_RESULTS"

@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # Run bootprobe's tests and count them.
 #
-# usage: tests/run.sh [STAGE...]   stages: unit style host fuzz guest patches (default: all)
+# usage: tests/run.sh [STAGE...]   stages: unit style host sanitize fuzz guest patches
+#                                  (default: all)
+#
+# BUILD (default build) is the build folder whose programs unit and host test,
+# as in the Makefile: BUILD=build/sanitize tests/run.sh unit host.  The
+# sanitize stage does that on a build made with make SANITIZE=1.
 #
 # Every test program prints one line per check: "ok - ...", "not ok - ..."
 # or "ok - ... # SKIP reason".  A program that exits non-zero without a
@@ -59,16 +64,17 @@ run_stage() {
 }
 
 stages=("$@")
-[ ${#stages[@]} -eq 0 ] && stages=(unit style host fuzz guest patches)
+[ ${#stages[@]} -eq 0 ] && stages=(unit style host sanitize fuzz guest patches)
 for stage in "${stages[@]}"; do
 	case "$stage" in
-	unit) run_stage unit build/bin/tests/test_* ;;
+	unit) run_stage unit "${BUILD:-build}"/bin/tests/test_* ;;
 	style) run_stage style tests/style.sh ;;
 	host) run_stage host tests/host/*.sh ;;
+	sanitize) run_stage sanitize tests/sanitize.sh ;;
 	fuzz) run_stage fuzz tests/fuzz/check.sh ;;
 	guest) run_stage guest tests/guest/*.sh ;;
 	patches) run_stage patches tools/check-patches.sh ;;
-	*) echo "tests/run.sh: unknown stage '$stage' (unit, style, host, fuzz, guest, patches)" >&2; exit 2 ;;
+	*) echo "tests/run.sh: unknown stage '$stage' (unit, style, host, sanitize, fuzz, guest, patches)" >&2; exit 2 ;;
 	esac
 done
 

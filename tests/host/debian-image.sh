@@ -7,7 +7,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
 if [ ! -x "$BP" ]; then
-	skip "debian image inputs" "build/bin/bootprobe not built"
+	skip "debian image inputs" "$BP not built"
 	exit 0
 fi
 

@@ -6,7 +6,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
 if [ ! -x "$BP" ]; then
-	skip "scenario files" "build/bin/bootprobe not built"
+	skip "scenario files" "$BP not built"
 	exit 0
 fi
 

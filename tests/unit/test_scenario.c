@@ -448,7 +448,12 @@ int main(void)
 	storage();
 	accepted_edges();
 	long_cmdlines();
-	unlink(xasprintf("%s/s.conf", tmpdir));
+	{
+		char *conf = xasprintf("%s/s.conf", tmpdir);
+
+		unlink(conf);
+		free(conf);
+	}
 	rmdir(tmpdir);
 	CHECK_DONE();
 }
