@@ -4,7 +4,9 @@
 #   - a FIFO planted as manifest.json is named, not waited on (the old
 #     reader, json_object_from_file(), blocked on it: killed by the timeout
 #     here, exit 124), and the boots under boots/ are read instead;
-#   - a manifest with a NUL byte is named as such.
+#   - a manifest with a NUL byte is named as such;
+#   - times and counts the size of an int64 are refused at their line (the
+#     old code subtracted them: under make SANITIZE=1, UBSan stopped it).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
@@ -52,3 +54,18 @@ report "$tmp/nul" --no-traces
 check "a manifest with a NUL byte is named as such, its boots read from boots/" \
 	sh -c "grep -q 'manifest.json: a NUL byte; reading every folder under boots/' '$tmp/stdout' &&
 		grep -q '\"boots\":1,' '$tmp/stdout'"
+
+boot "$tmp/huge" m-001 '{"type":"probe","pid":44,"driver":"slowprobe","device":"0000:00:03.0","start_ns":-9223372036854775807,"end_ns":9223372036854775807,"ret":0}'
+boot "$tmp/huge" m-002 '{"type":"kthread_end","ts_ns":-9223372036854775807,"pid":44,"wait_ns":9223372036854775807,"ret":-4}'
+boot "$tmp/huge" m-003 "$probe"
+# No /init start: every probe with a start counts as one in user space.
+sed -i '/bootprobe: init start/d' "$tmp/huge/boots/m-001/console.log"
+printf '{"boots":[{"dir":"boots/m-001"},{"dir":"boots/m-002"},{"dir":"boots/m-003"}]}\n' >"$tmp/huge/manifest.json"
+report "$tmp/huge"
+rc=$?
+check "times of 2^63 ns beside a clean boot: report and its traces exit 0 (got $rc)" test "$rc" -eq 0
+check "each is refused at its line, by field" \
+	sh -c "grep -q \"m-001/events.jsonl:2: field 'start_ns' is -9223372036854775807, outside\" '$tmp/stdout' &&
+		grep -q \"m-002/events.jsonl:2: field 'ts_ns' is -9223372036854775807, outside\" '$tmp/stdout'"
+"$BP" timeline "$tmp/huge/boots/m-002" >"$tmp/stdout" 2>&1
+check "timeline of the boot with the kthread_create() wait of 2^63 ns exits 0" test $? -eq 0

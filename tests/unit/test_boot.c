@@ -253,6 +253,106 @@ static void records(void)
 	free(run);
 }
 
+/*
+ * Times and counts the size of an int64: refused at their line, so that no
+ * difference of two times (a probe's duration, a kthread's start) and no sum
+ * of counts overflows.  Under make SANITIZE=1 the old code stopped at the
+ * first subtraction; without it, it kept a probe of -9.2e18 s.
+ */
+static void huge_values(void)
+{
+	struct boot_data *b = boot_data__new("t");
+	struct boot_metrics m;
+	struct boot_losses l;
+
+	boot_data__parse_events(b,
+		"{\"type\":\"header\",\"schema\":1}\n"
+		"{\"type\":\"probe\",\"driver\":\"d\",\"device\":\"x\",\"pid\":7,"
+		"\"start_ns\":-9223372036854775807,\"end_ns\":9223372036854775807,\"ret\":0}\n"
+		"{\"type\":\"kthread_end\",\"ts_ns\":-9223372036854775807,\"pid\":7,"
+		"\"wait_ns\":9223372036854775807,\"ret\":-4}\n"
+		"{\"type\":\"probe\",\"driver\":\"d\",\"device\":\"y\",\"pid\":4294967296,"
+		"\"start_ns\":1,\"end_ns\":2,\"ret\":0}\n"
+		"{\"type\":\"trailer\",\"events_written\":1,\"events_dropped\":1,"
+		"\"bpf_drops\":9223372036854775807}\n", "ev");
+	CHECK(has_warning(b, "ev:2: field 'start_ns' is -9223372036854775807, outside") &&
+	      b->nr_probes == 0,
+	      "a probe starting at -2^63 ns is refused at its line");
+	CHECK(has_warning(b, "ev:3: field 'ts_ns' is -9223372036854775807") && b->nr_kwaits == 0,
+	      "a kthread_create() wait of 2^63 ns is refused at its line");
+	CHECK(has_warning(b, "ev:4: field 'pid' is 4294967296, outside"),
+	      "a pid that is no int is refused, not cut to 0");
+	CHECK(has_warning(b, "ev:5: field 'bpf_drops' is 9223372036854775807") && !b->has_trailer,
+	      "a trailer whose drops would overflow their sum is refused");
+	boot__metrics(b, &m);
+	boot_data__losses(b, &l);
+	CHECK(!m.probes && l.events && l.lost == 0,
+	      "what is left: no probe, and a stream without its trailer is lossy");
+	boot_data__free(b);
+}
+
+/* The events lost over a mode's boots: summed without overflow, at most INT64_MAX. */
+static void lost_sum(void)
+{
+	struct run_data *r = xcalloc(1, sizeof(*r));
+
+	r->boots = xcalloc(2, sizeof(*r->boots));
+	for (int i = 0; i < 2; i++) {
+		struct boot_data *b = boot_data__new("t");
+
+		/* 2^62 - 1 each: their sum fits in a boot, two boots' do not. */
+		boot_data__parse_events(b,
+			"{\"type\":\"header\",\"schema\":1}\n"
+			"{\"type\":\"trailer\",\"events_written\":0,"
+			"\"events_dropped\":4611686018427387903,\"bpf_drops\":4611686018427387903}\n",
+			"ev");
+		free(b->mode);
+		b->mode = xstrdup("m");
+		r->boots[r->nr_boots++] = b;
+		CHECK(b->warnings.n == 0 && b->bpf_drops == 4611686018427387903LL,
+		      "drops of 2^62 - 1 are in range (boot %d)", i + 1);
+	}
+	run_data__analyze(r);
+	CHECK(r->nr_modes == 1 && r->modes[0].boots_lossy == 2 &&
+	      r->modes[0].events_lost == INT64_MAX,
+	      "two boots' losses of 2^63 - 2 each sum to INT64_MAX, not a negative count (%lld)",
+	      r->nr_modes ? (long long)r->modes[0].events_lost : 0LL);
+	run_data__free(r);
+}
+
+/*
+ * /init's start from the console is any double: one far from a boot's
+ * times is compared, never converted to nanoseconds in an int64 (a
+ * float-cast overflow, then a wrong answer: -1e300 s came out as after
+ * every probe).
+ */
+static void far_init_start(void)
+{
+	static const struct {
+		const char *console;
+		bool in_user_space;
+	} cases[] = {
+		{ "[-1.0e300] bootprobe: init start at 1 s\n", true },
+		{ "[1.0e300] bootprobe: init start at 1 s\n", false },
+		{ "bootprobe: init start at 1e999 s\n", false },
+		{ "[    2.100000] bootprobe: init start at 2.10 s\n", false },
+		{ "[    1.000500] bootprobe: init start at 1.00 s\n", true },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct boot_data *b = boot_data__new("t");
+
+		boot_data__parse_console(b, cases[i].console, "console.log");
+		boot_data__parse_events(b, "{\"type\":\"probe\",\"driver\":\"d\",\"device\":\"x\","
+					"\"start_ns\":1000000000,\"end_ns\":2000000000}\n", "ev");
+		CHECK(b->nr_probes == 1 &&
+		      probe_span__in_user_space(b, &b->probes[0]) == cases[i].in_user_space,
+		      "a probe at 1 s with /init at %g s is %sin user space", b->init_start_s,
+		      cases[i].in_user_space ? "" : "not ");
+		boot_data__free(b);
+	}
+}
+
 /* A boot folder of @cmdline and @console; NULL if it does not load. */
 static struct boot_data *boot_of(const char *name, const char *cmdline, const char *console)
 {
@@ -323,6 +423,9 @@ int main(void)
 	udev_settings();
 	odd_files();
 	records();
+	huge_values();
+	lost_sum();
+	far_init_start();
 	{
 		char *cmd = xasprintf("rm -rf '%s'", tmpdir);
 

@@ -525,9 +525,10 @@ static const struct {
 	{ "ret", json_type_int, INT32_MIN, INT32_MAX },
 	{ "probe_error", json_type_int, -4095, 0 },
 	{ "schema", json_type_int, 0, INT32_MAX },
-	{ "bpf_drops", json_type_int, 0, INT64_MAX },
-	{ "events_dropped", json_type_int, 0, INT64_MAX },
-	{ "events_written", json_type_int, 0, INT64_MAX },
+	/* Counts: at most half of INT64_MAX, so that a sum of two is an int64. */
+	{ "bpf_drops", json_type_int, 0, INT64_MAX / 2 },
+	{ "events_dropped", json_type_int, 0, INT64_MAX / 2 },
+	{ "events_written", json_type_int, 0, INT64_MAX / 2 },
 	{ "async", json_type_boolean, 0, 0 }, { "pre_collector", json_type_boolean, 0, 0 },
 	{ "fatal_signal", json_type_boolean, 0, 0 }, { "truncated", json_type_boolean, 0, 0 },
 	{ "type", json_type_string, 0, 0 }, { "driver", json_type_string, 0, 0 },
@@ -537,8 +538,9 @@ static const struct {
 
 /*
  * A field of the wrong type ("pid":"152", "async":"false") would be read
- * as something else and tied to the wrong event: the record is refused,
- * named at its line.  Nested objects (origin, target) are checked too.
+ * as something else and tied to the wrong event, a number out of its range
+ * would overflow what is computed from it: the record is refused, named at
+ * its line.  Nested objects (origin, target) are checked too.
  */
 static bool record_typed(struct boot_data *b, struct json_object *r, const char *label,
 			 int line, int depth)
@@ -986,7 +988,8 @@ bool probe_span__in_user_space(const struct boot_data *b, const struct probe_spa
 {
 	if (p->pre_collector || p->start_ns == UNKNOWN_NS)
 		return false;
-	return isnan(b->init_start_s) || p->start_ns >= (int64_t)(b->init_start_s * 1e9) - 1000000;
+	/* In doubles: /init's start comes from the console, and may be any. */
+	return isnan(b->init_start_s) || p->start_ns >= trunc(b->init_start_s * 1e9) - 1e6;
 }
 
 bool probe_span__failed(const struct probe_span *p)
