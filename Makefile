@@ -121,15 +121,25 @@ debian-image: $(DEBIAN_DEB) $(GUEST)/boot-args | $(DEPS_STAMP)
 	$(Q)tools/debian/mkimage.sh $(DEBIAN) $(DEBIAN_DEB) $(GUEST)/boot-args
 
 # ---- fuzzing (libFuzzer, clang) ------------------------------------------------
-FUZZ_SRCS := tools/common/util.c tools/bootprobe/boot.c tools/bootprobe/analyze.c \
-	     tools/bootprobe/scenario.c tools/bootprobe/stats.c
+# The readers of untrusted input (a results folder travels between machines):
+# the event stream and console, boot.json, manifest.json, scenario files.
+# Every host source is built once, instrumented, and linked into each target.
+FUZZ_SRCS := $(COMMON_SRCS) $(RUNNER_SRCS)
+FUZZ_OBJS := $(patsubst tools/%.c,$(OBJ)/fuzz/%.o,$(FUZZ_SRCS))
 FUZZ_SECONDS ?= 30
-FUZZ_BINS := $(BIN)/fuzz/fuzz_events $(BIN)/fuzz/fuzz_scenario
+FUZZ_BINS := $(BIN)/fuzz/fuzz_events $(BIN)/fuzz/fuzz_bootjson $(BIN)/fuzz/fuzz_manifest \
+	     $(BIN)/fuzz/fuzz_scenario
+# Any UBSan report is a crash libFuzzer keeps, not a line in its log.
+FUZZ_CFLAGS := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
+	       -Itools/common -Itools/bootprobe
 
-$(BIN)/fuzz/%: tests/fuzz/%.c $(FUZZ_SRCS) | $(DEPS_STAMP)
+$(OBJ)/fuzz/%.o: tools/%.c | $(DEPS_STAMP)
+	$(call msg,FUZZ-CC,$<)
+	$(Q)mkdir -p $(@D) && clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+
+$(BIN)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS) | $(DEPS_STAMP)
 	$(call msg,FUZZ-CC,$@)
-	$(Q)mkdir -p $(@D) && clang -g -O1 -fsanitize=fuzzer,address,undefined -Itools/common \
-		-Itools/bootprobe $^ -o $@ $(JSON_LIBS) -lm
+	$(Q)mkdir -p $(@D) && clang $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ -o $@ $(JSON_LIBS) -lm
 
 # Each target runs FUZZ_SECONDS from the seeds in tests/data (corpus kept in build/).
 fuzz: $(FUZZ_BINS)

@@ -9,12 +9,22 @@ for t in "$@"; do
 	name=$(basename "$t")
 	corpus=build/fuzz-corpus/$name
 	mkdir -p "$corpus"
+	# The JSON readers get the keys they read and edge-of-range numbers as words.
+	dict=(-dict=tests/fuzz/json.dict)
 	case "$name" in
-	fuzz_events) cp tests/data/events/* tests/data/console/* "$corpus/" 2>/dev/null ;;
-	fuzz_scenario) cp bench/scenarios/*.conf "$corpus/" 2>/dev/null ;;
+	fuzz_events) seeds=(tests/data/events/* tests/data/console/*) ;;
+	fuzz_bootjson) seeds=(tests/data/bootjson/*) ;;
+	fuzz_manifest) seeds=(tests/data/manifest/*) ;;
+	fuzz_scenario) seeds=(bench/scenarios/*.conf tests/data/scenarios/*) dict=() ;;
+	*) seeds=() ;;
 	esac
+	# A target without seeds starts from nothing: say so rather than fuzz blind.
+	if [ ${#seeds[@]} -eq 0 ] || ! cp "${seeds[@]}" "$corpus/"; then
+		echo "not ok - $name: no seeds in tests/data for it"
+		continue
+	fi
 	log=build/fuzz-$name.log
-	if "$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+	if "$t" "${dict[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
 		-print_final_stats=1 -artifact_prefix=build/fuzz-$name- "$corpus" >"$log" 2>&1; then
 		echo "ok - $name: no crash in $seconds s of fuzzing ($(sed -n "s/^stat::number_of_executed_units: *//p" "$log" | tail -1) inputs)"
 	else
