@@ -11,7 +11,9 @@ logs=$PWD/$BUILD/sanitizer-logs
 rm -rf "$logs"
 mkdir -p "$logs"
 
-if ! out=$(make --no-print-directory SANITIZE=1 host-tools 2>&1); then
+# BUILD given on the command line: a BUILD=... of an enclosing make (in
+# MAKEFLAGS) would otherwise win over the Makefile's build/sanitize.
+if ! out=$(make --no-print-directory SANITIZE=1 BUILD="$BUILD" host-tools 2>&1); then
 	echo "not ok - make SANITIZE=1 host-tools : the build failed"
 	sed 's/^/#   /' <<<"$out" | tail -20
 	exit 1
