@@ -23,6 +23,14 @@ for t in "$@"; do
 		echo "not ok - $name: no seeds in tests/data for it"
 		continue
 	fi
+	# The recorded boots (tests/data/boots/NAME/) too, named apart.
+	for f in tests/data/boots/*/*; do
+		case "$name:${f##*/}" in
+		fuzz_events:events.jsonl | fuzz_events:console.log | fuzz_bootjson:boot.json)
+			b=${f%/*}
+			cp "$f" "$corpus/boots-${b##*/}-${f##*/}" ;;
+		esac
+	done
 	log=build/fuzz-$name.log
 	if "$t" "${dict[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
 		-print_final_stats=1 -artifact_prefix=build/fuzz-$name- "$corpus" >"$log" 2>&1; then
