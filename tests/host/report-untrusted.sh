@@ -69,3 +69,16 @@ check "each is refused at its line, by field" \
 		grep -q \"m-002/events.jsonl:2: field 'ts_ns' is -9223372036854775807, outside\" '$tmp/stdout'"
 "$BP" timeline "$tmp/huge/boots/m-002" >"$tmp/stdout" 2>&1
 check "timeline of the boot with the kthread_create() wait of 2^63 ns exits 0" test $? -eq 0
+
+# JSON as json-c reads it takes NaN and Infinity: a time scale or a wall
+# time that is no number is not printed as one ("nan", "inf").
+boot "$tmp/nonum" m-001 "$probe"
+sed -i 's/"outcome":"ok"/"outcome":"ok","wall_s":Infinity/' "$tmp/nonum/boots/m-001/boot.json"
+printf '{"time_scale":NaN,"boots":[{"dir":"boots/m-001"}]}\n' >"$tmp/nonum/manifest.json"
+timeout 10 "$BP" report --no-charts --no-traces --out "$tmp/out-nonum" "$tmp/nonum" >/dev/null 2>&1
+check "a NaN time scale and an infinite wall time: no nan or inf in report.md" \
+	bash -c '! grep -qiwE "nan|inf|infinity" "$1"' _ "$tmp/out-nonum/report.md"
+check "the time scale that is no factor is named" \
+	grep -q 'manifest.json: time_scale is no factor bootprobe uses (ignored)' "$tmp/out-nonum/report.md"
+"$BP" explain "$tmp/nonum/boots/m-001" >"$tmp/stdout" 2>&1
+check "explain says the wall time is unknown" grep -q 'QEMU wall unknown)' "$tmp/stdout"

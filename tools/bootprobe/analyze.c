@@ -384,16 +384,28 @@ static void explain_failed_probe(const struct boot_data *b, const struct probe_s
 											     sizeof(policy)));
 }
 
+/* "7.86 s", or "unknown" for a time the boot did not give. */
+static const char *seconds_text(char *buf, size_t len, double s)
+{
+	if (isfinite(s))
+		snprintf(buf, len, "%.2f s", s);
+	else
+		snprintf(buf, len, "unknown");
+	return buf;
+}
+
 void boot__explain(const struct boot_data *b, FILE *out)
 {
 	const struct kill_event *k;
 	struct boot_metrics m;
+	char bt[32], gt[32], wt[32];
 	int n = 0, n_other = 0;
 
 	boot__metrics(b, &m);
-	fprintf(out, "boot %s (mode %s): %s; boot time %.2f s (guest %.2f s, QEMU wall %.2f s); "
-		"udev event timeout %g s\n", b->name, b->mode, b->outcome, m.boot_s, m.guest_s,
-		m.wall_s, b->event_timeout_s);
+	fprintf(out, "boot %s (mode %s): %s; boot time %s (guest %s, QEMU wall %s); "
+		"udev event timeout %g s\n", b->name, b->mode, b->outcome,
+		seconds_text(bt, sizeof(bt), m.boot_s), seconds_text(gt, sizeof(gt), m.guest_s),
+		seconds_text(wt, sizeof(wt), m.wall_s), b->event_timeout_s);
 	if (!b->has_events)
 		fprintf(out, "  no event stream: the collector did not run (console evidence only)\n");
 	for (size_t i = 0; i < b->udev_ignored.n; i++)

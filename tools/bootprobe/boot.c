@@ -114,6 +114,17 @@ struct json_object *jdouble(double v)
 	return isfinite(v) ? json_object_new_double(v) : NULL;
 }
 
+double jseconds(struct json_object *o, const char *key, double min, double max)
+{
+	struct json_object *v = jget(o, key);
+	double d;
+
+	if (!v || !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
+		return NAN;
+	d = json_object_get_double(v);
+	return isfinite(d) && d >= min && d <= max ? d : NAN;
+}
+
 struct json_object *jparse(const char *text, size_t len, const char **why)
 {
 	struct json_object *o = NULL;
@@ -839,7 +850,7 @@ int boot_data__parse_boot_json(struct boot_data *b, const char *text, size_t len
 	b->mode = xstrdup(*jstr(o, "mode") ? jstr(o, "mode") : "?");
 	b->outcome = xstrdup(*jstr(o, "outcome") ? jstr(o, "outcome") : "?");
 	b->kernel_cmdline = xstrdup(jstr(o, "kernel_cmdline"));
-	b->wall_s = jget(o, "wall_s") ? json_object_get_double(jget(o, "wall_s")) : NAN;
+	b->wall_s = jseconds(o, "wall_s", 0, 86400);
 	b->event_timeout_s = event_timeout_from(b->kernel_cmdline);
 	if (!strcmp(b->mode, "?"))
 		warn(b, "%s: no mode", label);

@@ -34,6 +34,11 @@ struct json_object *jparse(const char *text, size_t len, const char **why);
 struct json_object *jread(const char *path, const char **why);
 /* A JSON number, or NULL (JSON null) when @v is NaN or infinite: no output prints NaN. */
 struct json_object *jdouble(double v);
+/*
+ * @key of @o as a number of seconds or a factor: finite, within @min..@max,
+ * else NAN (a results folder may say NaN, Infinity or -1).
+ */
+double jseconds(struct json_object *o, const char *key, double min, double max);
 
 #define NAME_LEN 64
 #define UNKNOWN_NS INT64_MIN

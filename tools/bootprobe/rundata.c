@@ -92,8 +92,14 @@ static void read_manifest(struct run_data *r, struct json_object *man)
 
 	if (*jstr(man, "baseline"))
 		r->baseline = xstrdup(jstr(man, "baseline"));
-	if (jget(man, "time_scale"))
-		r->time_scale = json_object_get_double(jget(man, "time_scale"));
+	/* A factor a scenario accepts (above 0, at most 10), else unknown (0). */
+	r->time_scale = jseconds(man, "time_scale", 1e-9, 10);
+	if (isnan(r->time_scale)) {
+		if (jget(man, "time_scale") && !json_object_is_type(jget(man, "time_scale"), json_type_null))
+			strv__pushf(&r->warnings, "%s/manifest.json: time_scale is no factor "
+				    "bootprobe uses (ignored)", r->dir);
+		r->time_scale = 0;
+	}
 	if (!modes || !json_object_is_type(modes, json_type_array))
 		return;
 	for (size_t i = 0; i < json_object_array_length(modes); i++) {
