@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The real-world guest image: the Debian base root (base-root.sh) with the
 # bootprobe-collector package installed the way a user installs it (dpkg -i,
-# whose trigger makes Debian's own update-initramfs rebuild the initrd), then
-# an ext4 disk image made from the folder with mke2fs -d (no loop mounts).
+# whose trigger makes Debian's own update-initramfs rebuild the initrd), and
+# slowprobe.ko built against the kernel's own linux-headers package
+# (slowprobe.sh) in /lib/modules/KVER/updates, where the root's udev loads it
+# for an edu device; then an ext4 disk image made from the folder with
+# mke2fs -d (no loop mounts).
 #
 # Cached under a key of the base root and the package; OUT gets links to
 # vmlinuz, initrd.img and root.img, plus image.json (the exact versions),
@@ -17,7 +20,7 @@ deb=${2:?usage: mkimage.sh OUT_DIR COLLECTOR.deb BOOT_ARGS_FILE}
 boot_args=${3:?usage: mkimage.sh OUT_DIR COLLECTOR.deb BOOT_ARGS_FILE}
 cache=${BOOTPROBE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bootprobe}
 # Bump when the way the image is made changes (not its inputs).
-recipe=2
+recipe=3
 
 die() { echo "debian-image: $*" >&2; exit 1; }
 log() { echo "  DEBIAN  $*" >&2; }
@@ -27,7 +30,9 @@ command -v mke2fs >/dev/null || die "mke2fs: not installed (make deps)"
 
 base_tar=$("$top/tools/debian/base-root.sh")
 base_key=$(basename "$(dirname "$base_tar")")
-key=$({ echo "recipe $recipe $base_key"; sha256sum <"$deb"; } | sha256sum | cut -c1-16)
+key=$({ echo "recipe $recipe $base_key"; sha256sum <"$deb"
+	cat "$top/kernel-patches/slowprobe/slowprobe.c" "$top/kernel-patches/slowprobe/Kbuild" \
+	    "$top/tools/debian/slowprobe.sh"; } | sha256sum | cut -c1-16)
 dir=$cache/debian/image-$key
 
 build_image() {
@@ -51,6 +56,7 @@ build_image() {
 	kver=$(cd "$root/boot" && ls vmlinuz-* | sed 's/^vmlinuz-//' | sort -V | tail -1)
 	[ -n "$kver" ] || die "the base root has no /boot/vmlinuz-*"
 	[ -s "$root/boot/initrd.img-$kver" ] || die "no initrd.img-$kver after update-initramfs"
+	install_slowprobe "$root" "$kver"
 	mkdir -p "$dir.tmp"
 	cp "$root/boot/vmlinuz-$kver" "$dir.tmp/vmlinuz"
 	cp "$root/boot/initrd.img-$kver" "$dir.tmp/initrd.img"
@@ -66,6 +72,18 @@ build_image() {
 	mv "$dir.tmp" "$dir"
 	touch "$dir/done"
 	log "image $key in $((SECONDS - start)) s (kernel $kver, initrd $(du -m "$dir/initrd.img" | cut -f1) MB)"
+}
+
+# slowprobe.ko where a module from outside the distribution goes; depmod
+# gives udev its PCI alias, so the root's udev loads it for an edu device.
+install_slowprobe() {
+	local root=$1 kver=$2 pver ko
+	pver=$(chroot "$root" dpkg-query -W -f '${Version}' "linux-image-$kver")
+	ko=$("$top/tools/debian/slowprobe.sh" "$kver" "$pver")
+	install -D -m 0644 "$ko" "$root/lib/modules/$kver/updates/slowprobe.ko"
+	chroot "$root" depmod "$kver"
+	grep -q 'pci:v00001234d000011E8' "$root/lib/modules/$kver/modules.alias" ||
+		die "depmod did not give slowprobe its PCI alias"
 }
 
 # What the manifest records about the guest: exact versions, keys.
