@@ -182,6 +182,18 @@ static bool is_udev_timeout_kill(const struct kill_event *k)
 	return strstr(k->sender_comm, "udev") && strstr(k->target_comm, "udev-worker");
 }
 
+/* Whether a probe of @p's device after @p succeeded (a retry, a deferred probe). */
+static bool bound_later(const struct boot_data *b, const struct probe_span *p)
+{
+	for (int i = 0; i < b->nr_probes; i++) {
+		const struct probe_span *q = &b->probes[i];
+
+		if (q->end_ns > p->end_ns && !strcmp(q->device, p->device) && !probe_span__failed(q))
+			return true;
+	}
+	return false;
+}
+
 /* Whether the target's exit was this signal's doing (wait(2)'s low 7 bits). */
 static bool signal__killed_it(const struct kill_event *k)
 {
@@ -237,7 +249,11 @@ static char *kill__chain(const struct boot_data *b, const struct kill_event *k)
 		fprintf(f, " after the udev event timeout (%g s)", b->event_timeout_s);
 	fprintf(f, "; the %s was", strstr(k->target_comm, "udev-worker") ? "worker" : "task");
 	if (k->module_for_ns >= 0) {
-		fprintf(f, " in finit_module(%s) for %.2f s", k->module, k->module_for_ns / NS);
+		if (*k->module)
+			fprintf(f, " in finit_module(%s) for %.2f s", k->module, k->module_for_ns / NS);
+		else	/* still in load_module(): the file read, decompressed, checked */
+			fprintf(f, " in finit_module() for %.2f s, before the kernel had read the "
+				"module's name", k->module_for_ns / NS);
 		any = true;
 	}
 	if (k->probe_for_ns >= 0) {
@@ -264,6 +280,9 @@ static char *kill__chain(const struct boot_data *b, const struct kill_event *k)
 	if (drv)
 		fprintf(f, "; device %s is %s", k->probe_device,
 			strcmp(drv, "none") ? "bound" : "unbound");
+	else if (p && probe_span__failed(p) && !bound_later(b, p))
+		fprintf(f, "; device %s is left without a driver (no later probe bound it)",
+			k->probe_device);
 	if (ml)
 		fprintf(f, "; %s(%s) returned %s at %.2f s", "finit_module", ml->name,
 			errno_name(ml->ret), ml->end_ns / NS);
@@ -346,11 +365,22 @@ static const struct kthread_wait *kthread_failed_in(const struct boot_data *b,
 	return NULL;
 }
 
+/*
+ * A stock kernel: it lacks the patch series' kthread_create tracepoints, so
+ * the collector fell back to fentry/fexit on __kthread_create_on_node().
+ */
+static bool stock_kernel(const struct boot_data *b)
+{
+	return !strcmp(b->kthread_source, "fentry");
+}
+
 /* The kthread_create() kill policy a boot ran with, from its kernel command line. */
 static const char *kill_policy_of(const struct boot_data *b, char *buf, size_t len)
 {
 	const char *p = b->kernel_cmdline ? strstr(b->kernel_cmdline, "kthread.sigkill_policy=") : NULL;
 
+	if (stock_kernel(b))
+		return "none (a stock kernel: kthread_create() is always killable)";
 	if (!p)
 		return "killable, the default";
 	p += strlen("kthread.sigkill_policy=");
@@ -457,6 +487,11 @@ void boot__explain(const struct boot_data *b, FILE *out)
 						   : "; a synchronous probe this long gets its worker killed"
 					  : "");
 	}
+	if (stock_kernel(b) && (n || n_other))
+		fprintf(out, "\nseen on a stock kernel: kthread_create() through fentry/fexit on "
+			"__kthread_create_on_node() (its return and whether a fatal signal was "
+			"pending); not seen: the kernel's own warning naming the interrupted caller "
+			"and a kill policy, which only the patched kernel has\n");
 	for (size_t i = 0; i < b->warnings.n; i++)
 		fprintf(out, "warning: %s\n", b->warnings.v[i]);
 }

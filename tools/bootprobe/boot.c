@@ -355,6 +355,7 @@ static void add_header(struct boot_data *b, struct json_object *r, const char *l
 		return;
 	}
 	b->has_header = true;
+	copy(b->kthread_source, jstr(r, "kthread_source"));
 	if (jint(r, "schema", 0) != 1)
 		warn(b, "%s:%d: schema %lld, this bootprobe reads schema 1",
 		     label, line, (long long)jint(r, "schema", 0));

@@ -135,6 +135,11 @@ struct boot_data {
 	int nr_devices;
 	/* events */
 	bool has_events, has_header, has_trailer;
+	/*
+	 * How the collector saw kthread_create() (the header's kthread_source):
+	 * "tracepoint" on our patched kernel, "fentry" on a stock one.
+	 */
+	char kthread_source[NAME_LEN];
 	int64_t events_written, events_dropped, bpf_drops;
 	struct strv not_attached;
 	struct probe_span *probes;
