@@ -452,7 +452,8 @@ const char *boot_data__attachment(const struct boot_data *b, const char *name)
 /* The attachments kept as files in the boot folder, by these names only. */
 static const char *const kept_attachments[] = {
 	"systemd-analyze-time.txt", "systemd-analyze-blame.txt",
-	"systemd-analyze-critical-chain.txt", "uname-r.txt", NULL,
+	"systemd-analyze-critical-chain.txt", "uname-r.txt", "kernel-cmdline.txt",
+	"dmi-product-name.txt", NULL,
 };
 
 int boot_data__save_attachments(const struct boot_data *b)

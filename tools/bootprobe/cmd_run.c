@@ -50,6 +50,8 @@ void run__usage(FILE *out)
 "                        default: the scenario's image, else lab\n"
 "      --root-image FILE image = debian: the root disk (default build/debian/root.img,\n"
 "                        opened read-only: every boot starts from the same image)\n"
+"      --root-writable   image = debian: boots write to --root-image and keep it (what\n"
+"                        an installed collector logs in /var/log/bootprobe); one job\n"
 "      --qemu PATH       QEMU binary (default qemu-system-x86_64)\n"
 "      --memory MB       guest memory (default 512; image = debian: 2048)\n"
 "  -q, --quiet           no progress line\n"
@@ -86,6 +88,7 @@ static int fail(char *err, int errlen, const char *fmt, ...)
 enum {
 	OPT_APPEND = 256, OPT_RUN_ID, OPT_KERNEL, OPT_INITRD, OPT_QEMU, OPT_MEMORY, OPT_JSON, OPT_TIME_SCALE, OPT_DRY_RUN,
 	OPT_ROOT_IMAGE,
+	OPT_ROOT_WRITABLE,
 	OPT_IMAGE,
 };
 
@@ -104,6 +107,7 @@ static const struct option long_opts[] = {
 	{ "kernel", required_argument, NULL, OPT_KERNEL },
 	{ "initrd", required_argument, NULL, OPT_INITRD },
 	{ "root-image", required_argument, NULL, OPT_ROOT_IMAGE },
+	{ "root-writable", no_argument, NULL, OPT_ROOT_WRITABLE },
 	{ "image", required_argument, NULL, OPT_IMAGE },
 	{ "qemu", required_argument, NULL, OPT_QEMU },
 	{ "memory", required_argument, NULL, OPT_MEMORY },
@@ -178,6 +182,9 @@ static int parse_one(struct run_opts *o, struct raw_opts *r, int c, const char *
 		break;
 	case OPT_ROOT_IMAGE:
 		o->root_image = arg;
+		break;
+	case OPT_ROOT_WRITABLE:
+		o->root_writable = true;
 		break;
 	case OPT_IMAGE:
 		if (strcmp(arg, "lab") && strcmp(arg, "debian"))
@@ -284,6 +291,9 @@ static int apply(struct run_opts *o, const struct raw_opts *r, char *err, int er
 									   : DEFAULT_TIMEOUT_S;
 	if (sc->image == IMAGE_DEBIAN)
 		apply_debian(o, r);
+	if (o->root_writable && (!o->root_image || o->jobs > 1))
+		return fail(err, errlen, "--root-writable: for image debian, one job at a time "
+			    "(boots would write the same disk)");
 	if (o->dry_run)
 		return 0;
 	if (o->root_image && image_too_small(o->root_image))

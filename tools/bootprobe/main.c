@@ -12,6 +12,7 @@ int cmd_report(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 
 static void usage(FILE *out)
 {
@@ -24,6 +25,7 @@ static void usage(FILE *out)
 "  explain   why a probe was killed: causal chains of one boot or a run\n"
 "  timeline  one boot in time order: probes, module loads, kthread waits, kills\n"
 "  compare   two runs side by side; --fail-if-slower PCT as a CI gate\n"
+"  import    a run folder from the boot logs of machines with the collector installed\n"
 "\n"
 "Run 'bootprobe COMMAND --help' for a command's options and examples.\n"
 "\n"
@@ -102,6 +104,8 @@ int main(int argc, char **argv)
 		return cmd_compare(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "timeline"))
 		return cmd_timeline(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "import"))
+		return cmd_import(argc - 1, argv + 1);
 	fprintf(stderr, "bootprobe: unknown command '%s' (see bootprobe --help)\n", argv[1]);
 	return 2;
 }

@@ -82,7 +82,9 @@ static void push_storage(const struct qemu_config *cfg, struct strv *argv)
  * The real-world machine: q35 with the devices of a typical PC and VM, so
  * that udev's coldplug loads dozens of real drivers.  The root disk is
  * opened with snapshot=on: every boot starts from the same image and
- * writes nothing back.  The network cards sit on a hub with no uplink.
+ * writes nothing back (unless root_writable: then what a boot writes, its
+ * /var/log/bootprobe, stays for the next).  The network cards sit on a hub
+ * with no uplink.
  */
 static void push_realistic_devices(const struct qemu_config *cfg, struct strv *argv)
 {
@@ -103,7 +105,8 @@ static void push_realistic_devices(const struct qemu_config *cfg, struct strv *a
 	};
 
 	strv__push(argv, "-drive");
-	push_opt_path(argv, "file=%s,if=none,id=root,format=raw,snapshot=on", cfg->root_image);
+	push_opt_path(argv, cfg->root_writable ? "file=%s,if=none,id=root,format=raw" :
+		      "file=%s,if=none,id=root,format=raw,snapshot=on", cfg->root_image);
 	push_dev(argv, "virtio-blk-pci,drive=root");
 	for (size_t i = 0; i < sizeof(disks) / sizeof(disks[0]); i++)
 		push_null_disk(argv, disks[i]);

@@ -33,6 +33,7 @@ struct qemu_config {
 	const char *kernel;		/* bzImage */
 	const char *initrd;
 	const char *root_image;		/* real-world machine: its root disk, else NULL */
+	bool root_writable;		/* boots write to it (else snapshot=on) */
 	const char *accel;		/* "tcg" or "kvm" */
 	long memory_mb;
 	long devices;			/* edu devices for slowprobe */

@@ -185,6 +185,7 @@ int results__write_manifest(const struct run *run)
 	add_str(o, "controller", opts->sc.controller);
 	add_str(o, "image", guest_image__name(opts->sc.image));
 	add_str(o, "root_image", opts->root_image);
+	json_object_object_add(o, "root_writable", json_object_new_boolean(opts->root_writable));
 	if (run->image_info)
 		json_object_object_add(o, "image_info", json_object_get(run->image_info));
 	add_str(o, "baseline", opts->sc.baseline);

@@ -192,7 +192,7 @@ static int boot__start(struct run *run, struct boot *b)
 	char *args = run__kernel_args(run, mode_args);
 	struct qemu_config cfg = {
 		.qemu = opts->qemu, .kernel = opts->kernel, .initrd = opts->initrd,
-		.root_image = opts->root_image,
+		.root_image = opts->root_image, .root_writable = opts->root_writable,
 		.accel = run->accel, .memory_mb = opts->memory_mb,
 		.devices = mode__devices(&opts->sc, m), .kernel_args = args,
 		.controller = opts->sc.controller, .disks = opts->sc.disks,

@@ -25,6 +25,7 @@ struct run_opts {
 	const char *kernel;
 	const char *initrd;
 	const char *root_image;	/* the Debian image's root disk, else NULL */
+	bool root_writable;	/* boots keep what they write to it */
 	const char *qemu;
 	bool quiet;
 	bool json;		/* print the manifest on stdout at the end */
