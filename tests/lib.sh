@@ -52,6 +52,14 @@ wait_for() {
 # No QEMU process of ours left that mentions PATTERN.
 no_qemu_left() { ! pgrep -f "qemu-system-x86_64.*$1" >/dev/null; }
 
+# require_bp WHAT: a test that needs only the host tool skips (one line) without it.
+require_bp() {
+	if [ ! -x "$BP" ]; then
+		skip "$1" "$BP not built"
+		exit 0
+	fi
+}
+
 require_guest() {
 	if [ ! -x "$BP" ] || [ ! -e build/guest/bzImage ] || [ ! -e build/guest/initramfs.cpio ]; then
 		skip "$1" "guest not built (run make)"

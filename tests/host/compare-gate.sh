@@ -6,10 +6,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
-if [ ! -x "$BP" ]; then
-	skip "compare as a gate" "$BP not built"
-	exit 0
-fi
+require_bp "compare as a gate"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

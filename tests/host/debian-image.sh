@@ -6,10 +6,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
-if [ ! -x "$BP" ]; then
-	skip "debian image inputs" "$BP not built"
-	exit 0
-fi
+require_bp "debian image inputs"
 
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT

@@ -10,10 +10,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
-if [ ! -x "$BP" ]; then
-	skip "explain follows udev.timeout_signal" "$BP not built"
-	exit 0
-fi
+require_bp "explain follows udev.timeout_signal"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -8,10 +8,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
-if [ ! -x "$BP" ]; then
-	skip "import" "$BP not built"
-	exit 0
-fi
+require_bp "import"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fixture=tests/data/boots/sigterm

@@ -8,10 +8,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
-if [ ! -x "$BP" ]; then
-	skip "damaged boots are left out" "$BP not built"
-	exit 0
-fi
+require_bp "damaged boots are left out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fixture=tests/data/boots/killed

@@ -8,10 +8,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
-if [ ! -x "$BP" ]; then
-	skip "a full disk loses no report" "$BP not built"
-	exit 0
-fi
+require_bp "a full disk loses no report"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 run=$tmp/run

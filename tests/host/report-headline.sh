@@ -12,10 +12,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
-if [ ! -x "$BP" ]; then
-	skip "bootprobe report prints its headline" "$BP not built"
-	exit 0
-fi
+require_bp "bootprobe report prints its headline"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 run=$tmp/run

@@ -9,10 +9,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
-if [ ! -x "$BP" ]; then
-	skip "hostile names stay text" "$BP not built"
-	exit 0
-fi
+require_bp "hostile names stay text"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 run=$tmp/run

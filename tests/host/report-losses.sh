@@ -8,10 +8,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
-if [ ! -x "$BP" ]; then
-	skip "losses are shown" "$BP not built"
-	exit 0
-fi
+require_bp "losses are shown"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 run=$tmp/run

@@ -11,10 +11,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
-if [ ! -x "$BP" ]; then
-	skip "untrusted results folders" "$BP not built"
-	exit 0
-fi
+require_bp "untrusted results folders"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -5,10 +5,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
-if [ ! -x "$BP" ]; then
-	skip "scenario files" "$BP not built"
-	exit 0
-fi
+require_bp "scenario files"
 
 for f in bench/scenarios/*.conf; do
 	check "$f loads and plans its boots" \
