@@ -123,6 +123,45 @@ static void csv_num(FILE *f, double v)
 		fputc(',', f);
 }
 
+/* ---- the headline: one row per mode, on the terminal and atop report.md ------------- */
+
+enum { HL_MODE, HL_OK, HL_BOOT, HL_CI, HL_KILLED, HL_FAILED, HL_BOUND, HL_COLS };
+
+static const char *const hl_titles[HL_COLS] = {
+	"mode", "ok", "boot time (s)", "95% CI", "SIGKILL", "failed probes", "bound",
+};
+
+struct hl_row {
+	char cell[HL_COLS][80];
+};
+
+/* A mode's cells, from the statistics report.md shows (counts over ok boots as there). */
+static void hl_row__fill(struct hl_row *row, const struct mode_stats *m)
+{
+	const struct summary *boot = &m->s[M_BOOT], *bound = &m->s[M_BOUND];
+	const size_t len = sizeof(row->cell[0]);
+
+	snprintf(row->cell[HL_MODE], len, "%s", m->name);
+	snprintf(row->cell[HL_OK], len, "%d/%d", m->ok, m->boots);
+	fmt(row->cell[HL_BOOT], len, boot->median);
+	if (boot->n)
+		snprintf(row->cell[HL_CI], len, "%.3f .. %.3f", boot->ci_lo, boot->ci_hi);
+	else
+		snprintf(row->cell[HL_CI], len, "-");
+	/* '*': a lower bound, the collector lost something in some boots. */
+	snprintf(row->cell[HL_KILLED], len, "%d/%d%s", m->boots_with_kills, m->boots,
+		 m->boots_kills_incomplete ? "*" : "");
+	snprintf(row->cell[HL_FAILED], len, "%d (%d/%d)%s", m->failed_probes, m->boots_with_failed,
+		 m->ok, m->boots_probes_incomplete ? "*" : "");
+	if (!bound->n)
+		snprintf(row->cell[HL_BOUND], len, "-");
+	else if (bound->min == bound->max)
+		snprintf(row->cell[HL_BOUND], len, "%g/%d", bound->median, m->devices);
+	else
+		snprintf(row->cell[HL_BOUND], len, "%g/%d (%g..%g)", bound->median, m->devices,
+			 bound->min, bound->max);
+}
+
 /* ---- summary.csv ---------------------------------------------------------------- */
 
 static void csv_row(FILE *f, const char *mode, const char *metric, const struct summary *s)
@@ -192,9 +231,12 @@ static void md_mode_losses(FILE *f, const struct mode_stats *m)
 /* A mode with more drivers than this gets no per-driver rows in its table. */
 #define MD_MODE_DRIVER_ROWS 8
 
+static void md_drivers_probed(FILE *f, const struct run_data *r);
+
 static void md_modes(FILE *f, struct run_data *r)
 {
 	fprintf(f, "## Per mode\n\n");
+	md_drivers_probed(f, r);
 	for (int i = 0; i < r->nr_modes; i++) {
 		const struct mode_stats *m = &r->modes[i];
 
@@ -227,11 +269,34 @@ static void md_modes(FILE *f, struct run_data *r)
 	}
 }
 
-static void md_comparisons(FILE *f, struct run_data *r)
+static int kills_unknown(const struct run_data *r);
+
+/* The metrics every mode is compared on against the baseline; boot time first. */
+static const enum metric cmp_metrics[] = { M_BOOT, M_PHASE, M_GAP };
+#define NR_CMP (int)(sizeof(cmp_metrics) / sizeof(cmp_metrics[0]))
+
+/*
+ * Every mode against @base on cmp_metrics, computed once for the answer and
+ * the table: entry [mode * NR_CMP + k]; NULL without a baseline and another
+ * mode.  The caller frees.
+ */
+static struct comparison *run_comparisons(struct run_data *r, const struct mode_stats *base)
 {
-	struct mode_stats *base = run_data__baseline(r);
+	struct comparison *c;
 
 	if (!base || r->nr_modes < 2)
+		return NULL;
+	c = xcalloc((size_t)r->nr_modes * NR_CMP, sizeof(*c));
+	for (int i = 0; i < r->nr_modes; i++)
+		for (int k = 0; &r->modes[i] != base && k < NR_CMP; k++)
+			compare_metric(base, &r->modes[i], cmp_metrics[k], &c[i * NR_CMP + k]);
+	return c;
+}
+
+static void md_comparisons(FILE *f, struct run_data *r, const struct mode_stats *base,
+			   const struct comparison *cmp)
+{
+	if (!cmp)
 		return;
 	fprintf(f, "## Compared with %s\n\n"
 		"Difference of medians (mode − %s) with its 95 %% bootstrap CI, and the "
@@ -240,24 +305,110 @@ static void md_comparisons(FILE *f, struct run_data *r)
 		"|---|---|---|---|---|---|---|---|---|\n", md(base->name), md(base->name),
 		md(base->name));
 	for (int i = 0; i < r->nr_modes; i++) {
-		const enum metric ms[] = { M_BOOT, M_PHASE, M_GAP };
-
 		if (&r->modes[i] == base)
 			continue;
-		for (size_t k = 0; k < sizeof(ms) / sizeof(ms[0]); k++) {
-			struct comparison c;
-
-			compare_metric(base, &r->modes[i], ms[k], &c);
+		for (int k = 0; k < NR_CMP; k++) {
+			const struct comparison *c = &cmp[i * NR_CMP + k];
 			char pct[32] = "-";
 
-			if (isfinite(c.pct))
-				snprintf(pct, sizeof(pct), "%+.1f %%", c.pct);
+			if (isfinite(c->pct))
+				snprintf(pct, sizeof(pct), "%+.1f %%", c->pct);
 			fprintf(f, "| %s | %s | %.3f | %.3f | %+.3f | %+.3f – %+.3f | %s | %.1f | %.3g%s |\n",
-				md(r->modes[i].name), metric_titles[ms[k]], c.median_a, c.median_b, c.diff,
-				c.diff_lo, c.diff_hi, pct, c.mw.u, c.mw.p, c.mw.exact ? " (exact)" : "");
+				md(r->modes[i].name), metric_titles[cmp_metrics[k]], c->median_a,
+				c->median_b, c->diff, c->diff_lo, c->diff_hi, pct, c->mw.u, c->mw.p,
+				c->mw.exact ? " (exact)" : "");
 		}
 	}
 	fprintf(f, "\n");
+}
+
+/* The headline as report.md's first table: the cells the terminal shows, escaped. */
+static void md_headline(FILE *f, const struct run_data *r)
+{
+	struct hl_row row;
+	bool lossy = false;
+
+	fprintf(f, "|");
+	for (int k = 0; k < HL_COLS; k++)
+		fprintf(f, " %s |", md(hl_titles[k]));
+	fprintf(f, "\n|");
+	for (int k = 0; k < HL_COLS; k++)
+		fprintf(f, "---|");
+	fprintf(f, "\n");
+	for (int i = 0; i < r->nr_modes; i++) {
+		hl_row__fill(&row, &r->modes[i]);
+		fprintf(f, "|");
+		for (int k = 0; k < HL_COLS; k++)
+			fprintf(f, " %s |", md(row.cell[k]));
+		fprintf(f, "\n");
+		lossy |= r->modes[i].boots_lossy;
+	}
+	fprintf(f, "\n");
+	if (lossy)
+		fprintf(f, "%s\n\n", md("* lower bounds: the collector lost events or ran without a "
+					"program in some boots (see \"What the collector lost\")."));
+}
+
+/*
+ * The answer, a paragraph per mode: its median boot time against the
+ * baseline's, from run_comparisons' numbers; "no clear difference" when the
+ * CI of the difference includes 0.  Then what was killed, in a sentence.
+ */
+static void md_answer(FILE *f, struct run_data *r, const struct mode_stats *base,
+		      const struct comparison *cmp)
+{
+	char *bname;
+	int kills = 0;
+
+	if (!cmp)
+		return;
+	bname = md_str(base->name);
+	fprintf(f, "## Answer\n\n");
+	for (int i = 0; i < r->nr_modes; i++) {
+		const struct comparison *c = &cmp[i * NR_CMP];	/* cmp_metrics[0]: boot time */
+		const char *name = md(r->modes[i].name);
+		char pct[32] = "", by[32] = "";
+
+		if (&r->modes[i] == base)
+			continue;
+		if (isfinite(c->pct)) {
+			snprintf(pct, sizeof(pct), ", %+.1f %%", c->pct);
+			snprintf(by, sizeof(by), " (%+.1f %%)", c->pct);
+		}
+		if (!c->na || !c->nb || !isfinite(c->diff_lo) || !isfinite(c->diff_hi))
+			fprintf(f, "**%s** against **%s**: not comparable, %zu and %zu ok boots "
+				"with a boot time.\n\n", name, bname, c->nb, c->na);
+		else if (c->diff_lo <= 0 && c->diff_hi >= 0)
+			fprintf(f, "**%s** against **%s**: no clear difference in median boot time "
+				"(%.3f s against %.3f s, %+.3f s%s; the 95 %% CI of the difference, "
+				"%+.3f – %+.3f s, includes 0; Mann-Whitney p = %.3g%s; %zu and %zu ok "
+				"boots).\n\n", name, bname, c->median_b, c->median_a, c->diff, pct,
+				c->diff_lo, c->diff_hi, c->mw.p, c->mw.exact ? ", exact" : "", c->nb,
+				c->na);
+		else
+			fprintf(f, "**%s** boots **%s** than **%s** by %.3f s%s in median boot time "
+				"(%.3f s against %.3f s; 95 %% CI of the difference %+.3f – %+.3f s; "
+				"Mann-Whitney p = %.3g%s; %zu and %zu ok boots).\n\n", name,
+				c->diff < 0 ? "faster" : "slower", bname, fabs(c->diff), by,
+				c->median_b, c->median_a, c->diff_lo, c->diff_hi, c->mw.p,
+				c->mw.exact ? ", exact" : "", c->nb, c->na);
+	}
+	fprintf(f, "**Killed**: ");
+	for (int i = 0; i < r->nr_modes; i++) {
+		const struct mode_stats *m = &r->modes[i];
+
+		if (m->boots_with_kills)
+			fprintf(f, "%s%s, a SIGKILL in %d of %d boots", kills++ ? "; " : "",
+				md(m->name), m->boots_with_kills, m->boots);
+	}
+	if (kills)
+		fprintf(f, ". Who sent each, to which probe and why: \"Killed probes and drivers "
+			"at risk\", after the charts.\n\n");
+	else
+		fprintf(f, "no SIGKILL hit a task loading a module or probing in any mode%s.\n\n",
+			kills_unknown(r) ? " (as far as the collector saw: see \"What the "
+			"collector lost\")" : "");
+	free(bname);
 }
 
 /* ---- drivers across modes (drivers.c's answers) ------------------------------------ */
@@ -273,7 +424,7 @@ static void fmt_ms(char *buf, size_t len, double s, bool sign)
 		snprintf(buf, len, sign ? "%+.2f" : "%.2f", s * 1e3);
 }
 
-/* Near the top: distinct drivers probed in user space, per mode. */
+/* Atop "Per mode": distinct drivers probed in user space, per mode. */
 static void md_drivers_probed(FILE *f, const struct run_data *r)
 {
 	const char *sep = "";
@@ -898,12 +1049,12 @@ static void md_settings(FILE *f, const struct run_data *r)
 	fprintf(f, "\n");
 }
 
-/* Boots left out of every statistic, named first: every number below is without them. */
+/* Boots left out of every statistic, named early: every number is without them. */
 static void md_damaged(FILE *f, const struct run_data *r)
 {
 	if (!r->nr_damaged)
 		return;
-	fprintf(f, "## Damaged boots, left out\n\n%d boot%s left out of every statistic below: "
+	fprintf(f, "## Damaged boots, left out\n\n%d boot%s left out of every statistic in this report: "
 		"%s boot.json could not be read or %s event stream had records that had to be "
 		"refused (their counts cannot be trusted).\n\n| boot | mode | why |\n|---|---|---|\n",
 		r->nr_damaged, r->nr_damaged == 1 ? " is" : "s are", r->nr_damaged == 1 ? "its" : "their",
@@ -914,25 +1065,35 @@ static void md_damaged(FILE *f, const struct run_data *r)
 	fprintf(f, "\n");
 }
 
+/*
+ * The line after which every "## " section of report.md is detail:
+ * report.html folds each into a <details>.  Markdown hides the comment; no
+ * name can make this line (md_str escapes '<', code blocks are skipped).
+ */
+#define MD_DETAILS "<!-- details -->"
+
+/*
+ * The answer first: the headline, each mode against the baseline, the
+ * drivers that changed and the devices lost, the charts, what was killed;
+ * then the detail, from the modes' kernel arguments on.
+ */
 static void write_md_body(FILE *f, struct run_data *r, bool charts)
 {
-	fprintf(f, "# bootprobe report: %s\n\n%d boots in %d modes. **Boot time** is measured "
+	struct mode_stats *base = run_data__baseline(r);
+	struct comparison *cmp = run_comparisons(r, base);
+
+	fprintf(f, "# bootprobe report: %s\n\n", md(r->run_id));
+	md_headline(f, r);
+	fprintf(f, "%d boots in %d modes. **Boot time** is measured "
 		"from kernel start to the later of udev's queue being empty after coldplug and the "
 		"end of the last driver probe in user space (async probes included); the guest's "
 		"own boot-complete mark and QEMU's wall time are shown next to it.%s\n\n",
-		md(r->run_id), r->nr_boots, r->nr_modes, any_phases(r) ? " On a boot that reaches "
+		r->nr_boots, r->nr_modes, any_phases(r) ? " On a boot that reaches "
 		"systemd, systemd's own multi-user.target timestamp takes the place of udev's "
 		"queue (udev runs under systemd there)." : "");
 	md_damaged(f, r);
-	md_drivers_probed(f, r);
-	md_settings(f, r);
-	md_modes(f, r);
-	md_comparisons(f, r);
-	md_systemd(f, r);
+	md_answer(f, r, base, cmp);
 	md_drivers(f, r);
-	md_readiness(f, r);
-	md_efficiency(f, r);
-	md_orders(f, r);
 	if (charts) {
 		fprintf(f, "## Charts\n\n");
 		for (int i = 0; chart_names[i]; i++)
@@ -940,8 +1101,17 @@ static void write_md_body(FILE *f, struct run_data *r, bool charts)
 				chart_names[i]);
 	}
 	md_kills(f, r);
+	fprintf(f, MD_DETAILS "\n\n");
+	md_settings(f, r);
+	md_modes(f, r);
+	md_comparisons(f, r, base, cmp);
+	md_systemd(f, r);
+	md_readiness(f, r);
+	md_efficiency(f, r);
+	md_orders(f, r);
 	md_losses(f, r);
 	md_warnings(f, r);
+	free(cmp);
 }
 
 /* ---- report.html: the markdown's content, escaped, charts inline --------------------- */
@@ -1032,47 +1202,96 @@ static void html_chart(FILE *f, const char *line, const char *dir)
 	fputs("</p>\n", f);
 }
 
+/*
+ * A table cell that reads as a number, right-aligned in report.html: a
+ * number first (a sign, "-" alone for none), then units, ratios, "±", "–"
+ * ranges and words in parentheses ("0.2 (exact)"), but no word of three
+ * letters or more outside them ("3 ok boots" is text).
+ */
+static bool cell_numeric(const char *c)
+{
+	int depth = 0, run = 0;
+
+	c += strspn(c, " ");
+	if (!strcmp(c, "- ") || !strcmp(c, "-") || !strncmp(c, "- – -", 7))
+		return true;
+	if (*c == '+' || *c == '-')
+		c++;
+	else if (!strncmp(c, "−", strlen("−")))
+		c += strlen("−");
+	if (!isdigit((unsigned char)*c))
+		return false;
+	for (; *c; c++) {
+		depth += (*c == '(') - (*c == ')');
+		run = isalpha((unsigned char)*c) ? run + 1 : 0;
+		if (run >= 3 && depth <= 0)
+			return false;
+	}
+	return true;
+}
+
+/* One table line: a row of cells, the first row of a table its header. */
+static void html_row(FILE *f, const char *line, bool header)
+{
+	const char *c = line + 1, *end;
+
+	fputs("<tr>", f);
+	/* '|' in a name is md_str's &#124;: every '|' here is a cell border. */
+	for (; (end = strchr(c, '|')); c = end + 1) {
+		char *cell = xasprintf("%.*s", (int)(end - c), c);
+
+		fputs(header ? "<th>" : cell_numeric(cell) ? "<td class=n>" : "<td>", f);
+		html_inline(f, cell);
+		fputs(header ? "</th>" : "</td>", f);
+		free(cell);
+	}
+	fputs("</tr>\n", f);
+}
+
+struct html_state {
+	bool in_code, in_table;
+	bool details;		/* past MD_DETAILS: each "## " section folds */
+	bool in_details;	/* a <details> is open */
+};
+
 /* A small markdown subset: headings, tables, lists, code blocks, images. */
-static void html_line(FILE *f, const char *line, const char *dir, bool *in_code, bool *in_table)
+static void html_line(FILE *f, const char *line, const char *dir, struct html_state *st)
 {
 	if (!strncmp(line, "```", 3)) {
-		fputs(*in_code ? "</pre>\n" : "<pre>", f);
-		*in_code = !*in_code;
+		fputs(st->in_code ? "</pre>\n" : "<pre>", f);
+		st->in_code = !st->in_code;
 		return;
 	}
-	if (*in_code) {
+	if (st->in_code) {
 		html_escape(f, line);
 		fputc('\n', f);
 		return;
 	}
-	if (*in_table && line[0] != '|') {
-		fputs("</table>\n", f);
-		*in_table = false;
+	if (st->in_table && line[0] != '|') {
+		fputs("</table></div>\n", f);
+		st->in_table = false;
 	}
-	if (line[0] == '#') {
+	if (!strcmp(line, MD_DETAILS)) {
+		st->details = true;
+	} else if (line[0] == '#') {
 		int level = (int)strspn(line, "#");
+		bool fold = st->details && level == 2;
 
+		if (fold && st->in_details)
+			fputs("</details>\n", f);
+		if (fold)
+			fputs("<details><summary>", f);
 		fprintf(f, "<h%d>", level);
 		html_inline(f, line + level + 1);
-		fprintf(f, "</h%d>\n", level);
+		fprintf(f, "</h%d>%s\n", level, fold ? "</summary>" : "");
+		st->in_details |= fold;
 	} else if (line[0] == '|') {
-		char *copy = xstrdup(line), *save = NULL;
-
-		if (strstr(line, "|---")) {
-			free(copy);
+		if (strstr(line, "|---"))
 			return;
-		}
-		if (!*in_table)
-			fputs("<table>\n", f);
-		fputs("<tr>", f);
-		for (char *c = strtok_r(copy, "|", &save); c; c = strtok_r(NULL, "|", &save)) {
-			fputs(*in_table ? "<td>" : "<th>", f);
-			html_inline(f, c);
-			fputs(*in_table ? "</td>" : "</th>", f);
-		}
-		fputs("</tr>\n", f);
-		*in_table = true;
-		free(copy);
+		if (!st->in_table)
+			fputs("<div class=t><table>\n", f);
+		html_row(f, line, !st->in_table);
+		st->in_table = true;
 	} else if (!strncmp(line, "![", 2)) {
 		html_chart(f, line, dir);
 	} else if (*line) {
@@ -1093,20 +1312,28 @@ static int write_html(const char *dir, const char *md)
 	struct out_file o;
 	FILE *f = out_file__open(&o, dir, "report.html");
 	char *copy = xstrdup(md), *save = NULL;
-	bool in_code = false, in_table = false;
+	struct html_state st = { 0 };
 
-	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>bootprobe report</title>\n"
+	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<title>bootprobe report</title>\n"
 	      "<style>body{font-family:sans-serif;max-width:1200px;margin:2em auto;padding:0 1em}"
-	      "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;"
-	      "text-align:right}th{background:#eee}pre{background:#f6f6f6;padding:1em;overflow-x:auto;"
-	      "white-space:pre-wrap}p.li{margin:0.2em 0 0.2em 1em}svg{max-width:100%;height:auto}"
+	      "div.t{overflow-x:auto}table{border-collapse:collapse;margin:1em 0}"
+	      "td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}"
+	      "td.n{text-align:right;white-space:nowrap}th{background:#eee}"
+	      "code{white-space:pre-wrap;word-break:break-all}"
+	      "pre{background:#f6f6f6;padding:1em;overflow-x:auto;white-space:pre-wrap}"
+	      "p.li{margin:0.2em 0 0.2em 1em}svg{max-width:100%;height:auto}"
+	      "summary{cursor:pointer}summary h2{display:inline}details{margin:1em 0}"
 	      "</style></head><body>\n", f);
 	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-		html_line(f, l, dir, &in_code, &in_table);
-	if (in_table)
-		fputs("</table>\n", f);
-	if (in_code)
+		html_line(f, l, dir, &st);
+	if (st.in_table)
+		fputs("</table></div>\n", f);
+	if (st.in_code)
 		fputs("</pre>\n", f);
+	if (st.in_details)
+		fputs("</details>\n", f);
 	fputs("</body></html>\n", f);
 	free(copy);
 	return out_file__commit(&o, WHO);
@@ -1189,44 +1416,7 @@ int report__write(struct run_data *r, const struct report_opts *o)
 	return err;
 }
 
-/* ---- the headline: one aligned row per mode on the terminal --------------------------- */
-
-enum { HL_MODE, HL_OK, HL_BOOT, HL_CI, HL_KILLED, HL_FAILED, HL_BOUND, HL_COLS };
-
-static const char *const hl_titles[HL_COLS] = {
-	"mode", "ok", "boot time (s)", "95% CI", "SIGKILL", "failed probes", "bound",
-};
-
-struct hl_row {
-	char cell[HL_COLS][80];
-};
-
-/* A mode's cells, from the statistics report.md shows (counts over ok boots as there). */
-static void hl_row__fill(struct hl_row *row, const struct mode_stats *m)
-{
-	const struct summary *boot = &m->s[M_BOOT], *bound = &m->s[M_BOUND];
-	const size_t len = sizeof(row->cell[0]);
-
-	snprintf(row->cell[HL_MODE], len, "%s", m->name);
-	snprintf(row->cell[HL_OK], len, "%d/%d", m->ok, m->boots);
-	fmt(row->cell[HL_BOOT], len, boot->median);
-	if (boot->n)
-		snprintf(row->cell[HL_CI], len, "%.3f .. %.3f", boot->ci_lo, boot->ci_hi);
-	else
-		snprintf(row->cell[HL_CI], len, "-");
-	/* '*': a lower bound, the collector lost something in some boots. */
-	snprintf(row->cell[HL_KILLED], len, "%d/%d%s", m->boots_with_kills, m->boots,
-		 m->boots_kills_incomplete ? "*" : "");
-	snprintf(row->cell[HL_FAILED], len, "%d (%d/%d)%s", m->failed_probes, m->boots_with_failed,
-		 m->ok, m->boots_probes_incomplete ? "*" : "");
-	if (!bound->n)
-		snprintf(row->cell[HL_BOUND], len, "-");
-	else if (bound->min == bound->max)
-		snprintf(row->cell[HL_BOUND], len, "%g/%d", bound->median, m->devices);
-	else
-		snprintf(row->cell[HL_BOUND], len, "%g/%d (%g..%g)", bound->median, m->devices,
-			 bound->min, bound->max);
-}
+/* ---- the headline on the terminal: its rows aligned --------------------------------- */
 
 void report__headline(const struct run_data *r, const char *dir, FILE *out)
 {
