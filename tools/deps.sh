@@ -8,6 +8,7 @@ packages=(
 	libelf-dev zlib1g-dev dwarves flex bison bc libssl-dev busybox-static udev
 	kmod cpio gnuplot-nox libjson-c-dev pkg-config ccache xz-utils patch
 	libclang-rt-14-dev jq mmdebstrap e2fsprogs gcc-12
+	chromium	# tests/host/report-layout.sh renders report.html headless
 )
 
 missing=()
