@@ -61,6 +61,8 @@ check "report.html: no <script> tag" bash -c '! grep -qi "<script" "$1"' _ "$htm
 check "report.html: no onload= attribute in a tag" bash -c '! grep -qiE "<[^>]*onload=" "$1"' _ "$html"
 check "report.html: one <svg> per chart and no more" \
 	test "$(grep -o '<svg' "$html" | wc -l)" -eq "$(grep -c '^!\[' "$md")"
+check "report.html: still well-formed (tests/html-check.py): no name opens or closes a tag" \
+	tests/html-check.py "$html"
 check "report.html: the file an image line named was not inlined" \
 	bash -c '! grep -q SECRET-PASSWD-LINE "$1"' _ "$html"
 check "no command ran (gnuplot)" test ! -e "$tmp/PWNED"
