@@ -114,6 +114,17 @@ struct json_object *jdouble(double v)
 	return isfinite(v) ? json_object_new_double(v) : NULL;
 }
 
+int jwrite(const char *path, struct json_object *o, const char *who)
+{
+	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+							  JSON_C_TO_STRING_NOSLASHESCAPE);
+	char *withnl = xasprintf("%s\n", text);
+	int err = write_file_or_say(path, withnl, strlen(withnl), who);
+
+	free(withnl);
+	return err;
+}
+
 double jseconds(struct json_object *o, const char *key, double min, double max)
 {
 	struct json_object *v = jget(o, key);

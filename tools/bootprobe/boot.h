@@ -32,6 +32,11 @@ void jscrub(struct json_object *o, bool keep_lines);
  */
 struct json_object *jparse(const char *text, size_t len, const char **why);
 struct json_object *jread(const char *path, const char **why);
+/*
+ * @o as pretty JSON with a final newline at @path, written whole
+ * (write_file_atomic()); 0, or -1 after "@who: PATH: why" on stderr.
+ */
+int jwrite(const char *path, struct json_object *o, const char *who);
 /* A JSON number, or NULL (JSON null) when @v is NaN or infinite: no output prints NaN. */
 struct json_object *jdouble(double v);
 /*

@@ -128,17 +128,6 @@ static struct json_object *boot__json(const struct boot_data *b, const char *nam
 	return o;
 }
 
-static int write_json(const char *path, struct json_object *o)
-{
-	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-							  JSON_C_TO_STRING_NOSLASHESCAPE);
-	char *withnl = xasprintf("%s\n", text);
-	int err = write_file_or_say(path, withnl, strlen(withnl), WHO);
-
-	free(withnl);
-	return err;
-}
-
 /* The boot's folder: events.jsonl (the log as it is), console.log, boot.json. */
 static int import__write(const char *dir, const struct boot_data *b, const char *text,
 			 size_t len, struct json_object *bj)
@@ -158,7 +147,7 @@ static int import__write(const char *dir, const struct boot_data *b, const char 
 	err |= write_file_or_say(path, dmesg ? dmesg : "", dmesg ? strlen(dmesg) : 0, WHO);
 	free(path);
 	path = xasprintf("%s/boot.json", dir);
-	err |= write_json(path, bj);
+	err |= jwrite(path, bj, WHO);
 	free(path);
 	return err;
 }
@@ -218,7 +207,7 @@ static int write_manifest(const char *dir, const char *run_id, const struct impo
 	json_object_object_add(o, "image", json_object_new_string("imported"));
 	json_object_object_add(o, "modes", modes);
 	json_object_object_add(o, "boots", boots);
-	err = write_json(path, o);
+	err = jwrite(path, o, WHO);
 	json_object_put(o);
 	free(path);
 	return err;
@@ -300,6 +289,7 @@ int cmd_import(int argc, char **argv)
 		const char *why = NULL;
 		size_t len = 0;
 		char *text = NULL, *mode, *bdir;
+		int index;
 		struct boot_data *b = import__read(argv[i], &text, &len, &why);
 		struct json_object *bj;
 
@@ -311,11 +301,12 @@ int cmd_import(int argc, char **argv)
 			continue;
 		}
 		mode = import__mode(&o, b);
+		index = mode_count(v, n, mode) + 1;
 		v[n].mode = mode;
-		v[n].name = xasprintf("%s-%03d", mode, mode_count(v, n, mode) + 1);
+		v[n].name = xasprintf("%s-%03d", mode, index);
 		v[n].cmdline = first_line(b, "kernel-cmdline.txt");
 		bdir = xasprintf("%s/boots/%s", dir, v[n].name);
-		bj = boot__json(b, v[n].name, mode, mode_count(v, n, mode) + 1, argv[i]);
+		bj = boot__json(b, v[n].name, mode, index, argv[i]);
 		if (import__write(bdir, b, text, len, bj)) {
 			refused++;
 			free(v[n].name);

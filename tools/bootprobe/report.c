@@ -1378,7 +1378,6 @@ int report__write(struct run_data *r, const struct report_opts *o)
 {
 	char *dir = report__dir(r, o);
 	char *md = NULL, *path;
-	const char *text;
 	size_t len = 0;
 	json_object *sum;
 	FILE *f;
@@ -1402,10 +1401,8 @@ int report__write(struct run_data *r, const struct report_opts *o)
 	err |= write_csv(r, dir);
 	err |= write_drivers_csv(r, dir);
 	sum = run_data__summary_json(r);
-	text = json_object_to_json_string_ext(sum, JSON_C_TO_STRING_PRETTY |
-					      JSON_C_TO_STRING_NOSLASHESCAPE);
 	path = xasprintf("%s/summary.json", dir);
-	err |= write_file_or_say(path, text, strlen(text), WHO);
+	err |= jwrite(path, sum, WHO);
 	free(path);
 	json_object_put(sum);
 	if (o->traces && write_traces(r, dir))

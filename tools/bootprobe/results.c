@@ -22,18 +22,6 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-static int write_json(const char *path, struct json_object *obj)
-{
-	const char *text = json_object_to_json_string_ext(obj,
-		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-	char *withnl = xasprintf("%s\n", text);
-	/* A failure names the file and why ("No space left on device"). */
-	int err = write_file_or_say(path, withnl, strlen(withnl), "bootprobe");
-
-	free(withnl);
-	return err;
-}
-
 /* Seconds with millisecond precision, printed as such ("17.018"). */
 static struct json_object *json_seconds(double s)
 {
@@ -85,7 +73,7 @@ int results__write_boot(const struct run *run, const struct boot *b,
 	json_object_object_add(o, "devices",
 			       json_object_new_int(mode__devices(&run->opts->sc, m)));
 	path = xasprintf("%s/boot.json", b->dir);
-	err = write_json(path, o);
+	err = jwrite(path, o, "bootprobe");
 	free(path);
 	json_object_put(o);
 	return err;
@@ -209,7 +197,7 @@ int results__write_manifest(const struct run *run)
 	add_str(o, "ended_at", run->ended_at[0] ? run->ended_at : NULL);
 	json_object_object_add(o, "interrupted", json_object_new_boolean(run->interrupted));
 	path = xasprintf("%s/manifest.json", run->dir);
-	err = write_json(path, o);
+	err = jwrite(path, o, "bootprobe");
 	free(path);
 	json_object_put(o);
 	return err;
