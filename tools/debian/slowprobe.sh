@@ -36,10 +36,11 @@ fi
 work=$(mktemp -d "$cache/debian/slowprobe-work.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 log "apt-get download the headers of $kver ($pver)"
-(cd "$work" && apt-get download -qq "linux-headers-$kver=$pver" \
-	"linux-headers-$abi-common=$pver" "linux-kbuild-$series=$pver" 2>&1 |
-	grep -v '^W: Download is performed unsandboxed') >&2 ||
-	die "apt-get download linux-headers-$kver=$pver failed (apt-get update?)"
+# apt's own output goes to a log, shown only when it fails (its status is the
+# download's, not a filter's).
+(cd "$work" && apt-get download -q "linux-headers-$kver=$pver" \
+	"linux-headers-$abi-common=$pver" "linux-kbuild-$series=$pver") >"$work/apt.log" 2>&1 ||
+	{ cat "$work/apt.log" >&2; die "apt-get download linux-headers-$kver=$pver failed (apt-get update?)"; }
 for deb in "$work"/*.deb; do
 	dpkg-deb -x "$deb" "$work/root"
 done
