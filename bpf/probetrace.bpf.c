@@ -25,6 +25,12 @@ char LICENSE[] SEC("license") = "GPL";
 /* Set by user space before load. */
 const volatile bool trace_sigchld = false;	/* SIGCHLD is boot noise */
 const volatile bool trace_all_exits = false;	/* clean thread exits too */
+/*
+ * The collector's own process: a signal sent to it (the SIGTERM that ends
+ * the stream) keeps no stack, which would only show the collector waiting
+ * for events and would make it load kallsyms at the end of every boot.
+ */
+const volatile __u32 self_tgid = 0;
 
 /* BPF-side counters, enum pt_counter; read by user space at the end. */
 __u64 counters[PT_CNT_MAX] = {};
@@ -584,7 +590,8 @@ int BPF_PROG(signal_generate, int sig, struct kernel_siginfo *info,
 		fill_state(&e->target_state, c, now);
 		e->has_state = 1;
 	}
-	e->stack_sz = bpf_get_task_stack(task, e->stack, sizeof(e->stack), 0);
+	if (!self_tgid || e->target_tgid != self_tgid)
+		e->stack_sz = bpf_get_task_stack(task, e->stack, sizeof(e->stack), 0);
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }

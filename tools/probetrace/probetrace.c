@@ -419,6 +419,7 @@ static int collector__open(struct collector *c, const struct rejected *rej,
 	}
 	c->skel->rodata->trace_sigchld = env.sigchld;
 	c->skel->rodata->trace_all_exits = env.all_exits;
+	c->skel->rodata->self_tgid = getpid();
 	json_object_put(c->not_attached);
 	c->not_attached = json_object_new_array();
 	for (i = 0; i < nrej; i++) {
