@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #define WHO "bootprobe merge"
-#define MAX_PARTS 4096
+#define MAX_PARTS 4096	/* usage_error() says it */
 
 static const char merge_usage[] =
 "Usage: bootprobe merge [OPTIONS] --out RUN PART...\n"
@@ -61,6 +61,13 @@ static const char merge_usage[] =
 "  bootprobe merge --out results/big results/big.shard-*-of-2\n"
 "  bootprobe report results/big\n";
 
+static int usage_error(const char *msg, const char *arg)
+{
+	fprintf(stderr, WHO ": %s%s%s (see bootprobe merge --help)\n", msg, arg ? " " : "",
+		arg ? arg : "");
+	return 2;
+}
+
 /* The manifest fields every part must share: the message names the field. */
 static const char *const same_fields[] = {
 	"run_id", "plan_hash", "scenario", "kernel_build_hash", "qemu_version", "image",
@@ -85,6 +92,7 @@ struct merge {
 	int missing;		/* planned boots not merged */
 };
 
+/* "bootprobe merge: " and the message on stderr; -1. */
 static int refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int refuse(const char *fmt, ...)
 {
@@ -448,7 +456,9 @@ static int merge__write_manifest(struct merge *m, const char *out, const bool *c
 		for (long pos = 0; pos < m->total; pos++)
 			n += copied[pos] && m->owner[pos] == i;
 		json_object_array_add(parts, part__json(p, n));
-		if (strcmp(jstr(p->man, "started_at"), started) < 0)
+		/* ISO 8601 UTC times sort as text; a part that does not say is left out. */
+		if (*jstr(p->man, "started_at") &&
+		    (!*started || strcmp(jstr(p->man, "started_at"), started) < 0))
 			started = jstr(p->man, "started_at");
 		if (strcmp(jstr(p->man, "ended_at"), ended) > 0)
 			ended = jstr(p->man, "ended_at");
@@ -503,8 +513,10 @@ static int merge__run(struct merge *m, const char *out, bool quiet)
 	for (int i = 0; i < m->nr_parts; i++)
 		part__name_unlisted(m, i);
 	merge__name_missing(m);
-	if (path_exists(out))
-		return refuse("%s: already exists; results are never overwritten", out), 2;
+	if (path_exists(out)) {
+		refuse("%s: already exists; results are never overwritten", out);
+		return 2;
+	}
 	boots = xasprintf("%s/boots", out);
 	err = mkdir_p(boots);
 	if (err)
@@ -561,16 +573,15 @@ int cmd_merge(int argc, char **argv)
 		else if (c == 'q')
 			quiet = true;
 		else
-			return refuse("%s '%s' (see bootprobe merge --help)",
-				      c == ':' ? "option needs a value:" : "unknown option",
-				      argv[optind - 1]), 2;
+			return usage_error(c == ':' ? "option needs a value:" : "unknown option",
+					   argv[optind - 1]);
 	}
 	if (!out)
-		return refuse("--out RUN is required (see bootprobe merge --help)"), 2;
+		return usage_error("--out RUN is required", NULL);
 	if (optind >= argc)
-		return refuse("no PART folders given (see bootprobe merge --help)"), 2;
+		return usage_error("no PART folders given", NULL);
 	if (argc - optind > MAX_PARTS)
-		return refuse("at most %d parts", MAX_PARTS), 2;
+		return usage_error("too many parts, at most 4096", NULL);
 	m = xcalloc(1, sizeof(*m));
 	rc = merge__check(m, argc - optind, argv + optind) ? 2 : merge__run(m, out, quiet);
 	merge__free(m);
