@@ -96,6 +96,7 @@ rc=$?
 check "bench/slurm-run.sh queues the array and the merge (got: $out)" \
 	test "$rc" -eq 0 -a -n "$out"
 read -r _ array _ merge <<<"$out"
+[ -n "${merge:-}" ] || exit 1
 check "the merge job waits for the array (afterok)" \
 	bash -c 'scontrol -o show job "$1" | grep -q "Dependency=afterok:$2"' _ "$merge" "$array"
 job_state() { scontrol -o show job "$1" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | head -1; }
