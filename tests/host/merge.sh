@@ -136,6 +136,8 @@ refused "a boot listed twice" '.boots[1]=.boots[0]' "boot sync-002 is also in $t
 refused "a boot whose folder is a path" '.boots[0].dir="boots/../../etc"' \
 	"manifest.json: boot 1 ('sync-002' in 'boots/../../etc') is no boot of the plan"
 refused "no shard (not a part)" 'del(.shard)' "not a part of a sharded run"
+refused "a boot under another mode" '.boots[0].mode="async"' \
+	"manifest.json: boot sync-002 has mode 'async', the plan's is 'sync'"
 
 # A shard not given, and a boot a part did not finish: merged, named, exit 1.
 "$BP" merge --out "$tmp/partial" "$(P 1 3)" "$(P 3 3)" 2>"$tmp/err"
@@ -163,6 +165,8 @@ mkfifo "$(P 1 3)/boots/async-001/fifo.txt"
 mkdir "$(P 1 3)/boots/async-001/sub"
 mv "$(P 3 3)/boots/sync-003" "$tmp/elsewhere"
 ln -s "$tmp/elsewhere" "$(P 3 3)/boots/sync-003"
+jq '.mode="sync"' "$(P 3 3)/boots/async-003/boot.json" >"$tmp/b.json"
+mv "$tmp/b.json" "$(P 3 3)/boots/async-003/boot.json"
 timeout 20 "$BP" merge --out "$tmp/hostile" "$(P 1 3)" "$(P 2 3)" "$(P 3 3)" 2>"$tmp/err"
 rc=$?
 check "a part with links and a FIFO merges with exit 1, no wait on the FIFO (got $rc)" \
@@ -176,6 +180,13 @@ check "a boot folder that is a link is not followed, the boot named" \
 	grep -q "boots/sync-003: not a folder; boot sync-003 not merged" "$tmp/err"
 check "  and is not in the merged manifest" \
 	test "$(jq '[.boots[].boot] | index("sync-003")' "$tmp/hostile/manifest.json")" = null
+check "a boot whose boot.json says another mode is not merged, named" grep -q \
+	"async-003: boot.json: its boot.json names another boot or mode; boot async-003 not merged" \
+	"$tmp/err"
+check "  and leaves no folder in the merged run" test ! -e "$tmp/hostile/boots/async-003"
+check "the merged manifest lists the four boots merged" \
+	test "$(jq -c '[.boots[].boot]' "$tmp/hostile/manifest.json")" = \
+	'["sync-001","async-001","sync-002","async-002"]'
 
 "$BP" merge --out "$tmp/merged" "$(P 1 3)" 2>"$tmp/err"
 check "an existing run is never written into (exit 2)" test $? -eq 2

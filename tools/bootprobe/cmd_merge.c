@@ -249,6 +249,9 @@ static int part__claim_boots(struct merge *m, int pi)
 		bool dir_ok = !strcmp(jstr(e, "dir"), dir);
 
 		free(dir);
+		if (pos >= 0 && strcmp(jstr(e, "mode"), m->modes.v[pos % m->modes.n]))
+			return refuse("%s: manifest.json: boot %s has mode '%.80s', the plan's is '%s'",
+				      p->dir, name, jstr(e, "mode"), m->modes.v[pos % m->modes.n]);
 		if (pos < 0 || !dir_ok)
 			return refuse("%s: manifest.json: boot %zu ('%.80s' in '%.80s') is no boot "
 				      "of the plan", p->dir, i + 1, name, jstr(e, "dir"));
@@ -350,14 +353,38 @@ static void merge__name_missing(struct merge *m)
 }
 
 /*
+ * The boot's own boot.json must say it is boot @name of mode @mode: a
+ * part cannot pass one mode's boot off as another's.  NULL, or why not.
+ */
+static const char *boot_json__mismatch(int dfd, const char *name, const char *mode)
+{
+	const char *why = NULL;
+	struct json_object *o;
+	size_t len = 0;
+	char *text = read_file_at(dfd, "boot.json", &len);
+	bool same;
+
+	if (!text)
+		return read_file_strerror(errno);
+	o = jparse(text, len, &why);
+	free(text);
+	if (!o)
+		return why;
+	same = !strcmp(jstr(o, "boot"), name) && !strcmp(jstr(o, "mode"), mode);
+	json_object_put(o);
+	return same ? NULL : "its boot.json names another boot or mode";
+}
+
+/*
  * Copy one boot folder: regular files with plain names, read without
  * following a link; anything else named and left.  0, or -1 if the boot
- * cannot be merged (its folder or boot.json unreadable, a write failed).
+ * cannot be merged (its folder or boot.json unreadable or not this boot's,
+ * a write failed).
  */
-static int copy_boot(const char *src, const char *dst, const char *name)
+static int copy_boot(const char *src, const char *dst, const char *name, const char *mode)
 {
 	int dfd = open(src, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	bool have_boot_json = false;
+	const char *why;
 	DIR *d;
 	struct dirent *e;
 	int err = 0;
@@ -366,10 +393,13 @@ static int copy_boot(const char *src, const char *dst, const char *name)
 		return refuse("%s: %s; boot %s not merged", src,
 			      errno == ENOTDIR || errno == ELOOP ? "not a folder" : strerror(errno),
 			      name);
-	d = fdopendir(dfd);
+	why = boot_json__mismatch(dfd, name, mode);
+	d = why ? NULL : fdopendir(dfd);
 	if (!d) {
+		refuse("%s: boot.json: %s; boot %s not merged", src, why ? why : strerror(errno),
+		       name);
 		close(dfd);
-		return refuse("%s: %s; boot %s not merged", src, strerror(errno), name);
+		return -1;
 	}
 	err = mkdir(dst, 0755) ? -errno : 0;
 	while (!err && (e = readdir(d))) {
@@ -385,7 +415,6 @@ static int copy_boot(const char *src, const char *dst, const char *name)
 							 : "not a plain file name");
 			continue;
 		}
-		have_boot_json |= !strcmp(e->d_name, "boot.json");
 		out = xasprintf("%s/%s", dst, e->d_name);
 		err = write_file_or_say(out, text, len, WHO);
 		free(out);
@@ -394,8 +423,6 @@ static int copy_boot(const char *src, const char *dst, const char *name)
 	closedir(d);
 	if (err)
 		return refuse("%s: cannot write it; boot %s not merged", dst, name);
-	if (!have_boot_json)
-		return refuse("%s: no boot.json (regular file); boot %s not merged", src, name);
 	return 0;
 }
 
@@ -494,7 +521,7 @@ static long merge__copy(struct merge *m, const char *out, bool *copied)
 		name = jstr(m->entry[pos], "boot");
 		src = xasprintf("%s/boots/%s", m->parts[m->owner[pos]].dir, name);
 		dst = xasprintf("%s/boots/%s", out, name);
-		copied[pos] = !copy_boot(src, dst, name);
+		copied[pos] = !copy_boot(src, dst, name, m->modes.v[pos % m->modes.n]);
 		n += copied[pos];
 		m->missing += !copied[pos];
 		free(src);
