@@ -5,7 +5,8 @@
 #   make bench-real the real drivers: mptsas (SAS1068) and virtio-scsi, sync vs async_probe=1
 #   make bench-debian Debian's stock kernel, initramfs and systemd: sync vs async probing
 #   make debian-image the Debian guest image (cached outside the repo, like the kernel)
-#   make check      every test: unit, patch style, guest boots; ends "N passed, N failed"
+#   make check      every test: unit, patch style, guest boots, fleet (Slurm, GNU parallel);
+#                   ends "N passed, N failed"
 #   make check-sanitize  unit and host tests on tools built with ASan and UBSan
 #   make V=1        show the commands
 .DELETE_ON_ERROR:
@@ -43,11 +44,11 @@ endif
 DEPS_STAMP := $(BUILD)/.deps-ok
 
 .PHONY: FORCE all deps kernel guest debian-image check check-unit check-sanitize check-patches \
-	check-style host-tools clean bench bench-2014 bench-real bench-debian help
+	check-style check-fleet host-tools clean bench bench-2014 bench-real bench-debian help
 all: $(BIN)/bootprobe $(PROBETRACE) guest debian-image
 
 help:
-	@sed -n '2,10p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,11p' Makefile | sed 's/^# \{0,1\}//'
 
 # ---- packages -------------------------------------------------------------
 deps:
@@ -175,6 +176,10 @@ check-sanitize:
 
 check-style: $(DEPS_STAMP)
 	$(Q)tests/run.sh style
+
+# A sharded run on a local single-node Slurm cluster and on GNU parallel.
+check-fleet: $(BIN)/bootprobe guest
+	$(Q)tests/run.sh fleet
 
 # Each patch of the series must build on its own.
 check-patches: $(GUEST)/build-hash

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run bootprobe's tests and count them.
 #
-# usage: tests/run.sh [STAGE...]   stages: unit style host sanitize fuzz guest patches
+# usage: tests/run.sh [STAGE...]   stages: unit style host sanitize fuzz guest fleet patches
 #                                  (default: all)
 #
 # BUILD (default build) is the build folder whose programs unit and host test,
@@ -64,7 +64,7 @@ run_stage() {
 }
 
 stages=("$@")
-[ ${#stages[@]} -eq 0 ] && stages=(unit style host sanitize fuzz guest patches)
+[ ${#stages[@]} -eq 0 ] && stages=(unit style host sanitize fuzz guest fleet patches)
 for stage in "${stages[@]}"; do
 	case "$stage" in
 	unit) run_stage unit "${BUILD:-build}"/bin/tests/test_* ;;
@@ -73,8 +73,10 @@ for stage in "${stages[@]}"; do
 	sanitize) run_stage sanitize tests/sanitize.sh ;;
 	fuzz) run_stage fuzz tests/fuzz/check.sh ;;
 	guest) run_stage guest tests/guest/*.sh ;;
+	# Sharded runs on a local Slurm cluster and GNU parallel; each takes the QEMU lock.
+	fleet) run_stage fleet tests/fleet/*.sh ;;
 	patches) run_stage patches tools/check-patches.sh ;;
-	*) echo "tests/run.sh: unknown stage '$stage' (unit, style, host, sanitize, fuzz, guest, patches)" >&2; exit 2 ;;
+	*) echo "tests/run.sh: unknown stage '$stage' (unit, style, host, sanitize, fuzz, guest, fleet, patches)" >&2; exit 2 ;;
 	esac
 done
 

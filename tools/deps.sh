@@ -9,6 +9,7 @@ packages=(
 	kmod cpio gnuplot-nox libjson-c-dev pkg-config ccache xz-utils lz4 patch
 	libclang-rt-14-dev jq mmdebstrap e2fsprogs gcc-12
 	chromium	# tests/host/report-layout.sh renders report.html headless
+	slurm-wlm munge parallel	# tests/fleet: a sharded run on Slurm and GNU parallel
 )
 
 missing=()

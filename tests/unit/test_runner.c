@@ -238,6 +238,158 @@ static void result_files(void)
 	run_opts__free(&o);
 }
 
+/* Every position in exactly one shard, shards contiguous and in order, none empty. */
+static void shard_split(void)
+{
+	static const long totals[] = { 1, 2, 4, 7, 30, 97, 1000 };
+	bool all_ok = true;
+
+	for (size_t t = 0; t < sizeof(totals) / sizeof(totals[0]); t++) {
+		long total = totals[t];
+
+		for (long n = 1; n <= total && n <= 40; n++) {
+			long next = 0, lo, hi, lo2, hi2;
+
+			for (long k = 1; k <= n; k++) {
+				shard__range(total, k, n, &lo, &hi);
+				shard__range(total, k, n, &lo2, &hi2);
+				if (lo != next || hi <= lo || lo2 != lo || hi2 != hi)
+					all_ok = false;
+				next = hi;
+			}
+			if (next != total)
+				all_ok = false;
+		}
+	}
+	CHECK(all_ok, "shards of 1..1000 boots into 1..40 parts: disjoint, complete, none "
+	      "empty, the same every time");
+}
+
+/* A plan's boots by name, index and kernel arguments, one line each. */
+static char *plan_lines(const struct run *run)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	for (int i = 0; i < run->nr_boots; i++) {
+		const struct boot *b = &run->boots[i];
+		char *args = mode__kernel_args(&run->opts->sc, &run->opts->sc.modes[b->mode],
+					       b->index);
+
+		fprintf(f, "%s %d %d %s\n", b->name, b->mode, b->index, args);
+		free(args);
+	}
+	fclose(f);
+	return text;
+}
+
+/*
+ * Shards of a plan with drawn probe times: joined in order they are the
+ * unsharded plan, name by name, draw by draw, with the same plan hash.
+ */
+static void shard_plans(void)
+{
+	char *sc = xasprintf("%s/drawn.conf", tmpdir), *whole_text, *joined = xstrdup("");
+	const char *conf = "[scenario]\nname = drawn\ndevices = 2\nboots = 5\nseed = 11\n"
+		"probe_ms = uniform 100 900\n[mode sync]\n[mode async]\n"
+		"cmdline = driver_async_probe=*\n[mode third]\ncmdline = a=1\n";
+	struct run_opts o, ow;
+	struct run whole = { 0 };
+	const char *err;
+	char shard[16];
+	bool hash_same = true, sizes_ok = true, interleaved = true;
+
+	write_file_atomic(sc, conf, strlen(conf));
+	err = parse(&ow, "--kernel", kernel, "--initrd", initrd, "-s", sc, NULL);
+	CHECK(!err, "the drawn scenario parses%s%s", err ? ": " : "", err ? err : "");
+	run__plan(&whole, &ow);
+	whole_text = plan_lines(&whole);
+	for (int k = 1; k <= 4; k++) {
+		struct run part = { 0 };
+		char *lines, *cat;
+
+		snprintf(shard, sizeof(shard), "%d/4", k);
+		err = parse(&o, "--kernel", kernel, "--initrd", initrd, "-s", sc, "--run-id", "x",
+			    "--shard", shard, NULL);
+		if (err) {
+			CHECK(!err, "--shard %s parses: %s", shard, err);
+			run_opts__free(&o);
+			continue;
+		}
+		run__plan(&part, &o);
+		hash_same &= !strcmp(part.plan_hash, whole.plan_hash);
+		sizes_ok &= part.nr_planned == whole.nr_boots && part.nr_boots >= 3 &&
+			    part.nr_boots <= 4;
+		/* A part of 3 or 4 consecutive positions holds all three modes. */
+		interleaved &= part.boots[0].mode != part.boots[1].mode &&
+			       part.boots[1].mode != part.boots[2].mode &&
+			       part.boots[0].mode != part.boots[2].mode;
+		lines = plan_lines(&part);
+		cat = xasprintf("%s%s", joined, lines);
+		free(joined);
+		joined = cat;
+		free(lines);
+		run__free(&part);
+		run_opts__free(&o);
+	}
+	CHECK_STR(joined, whole_text, "shards 1..4 of 15 boots joined are the unsharded plan: "
+		  "names, indexes and drawn kernel arguments");
+	CHECK(hash_same, "every shard records the whole plan's hash");
+	CHECK(sizes_ok, "15 boots in 4 shards: 3 or 4 each, the whole plan's size recorded");
+	CHECK(interleaved, "each shard keeps the modes interleaved");
+	err = parse(&o, "--kernel", kernel, "--initrd", initrd, "-s", sc, "--time-scale", "0.5",
+		    NULL);
+	if (!err) {
+		struct run other = { 0 };
+
+		run__plan(&other, &o);
+		CHECK(strcmp(other.plan_hash, whole.plan_hash),
+		      "another time scale is another plan hash");
+		run__free(&other);
+	}
+	run_opts__free(&o);
+	free(joined);
+	free(whole_text);
+	run__free(&whole);
+	run_opts__free(&ow);
+	free(sc);
+}
+
+static void shard_arguments(void)
+{
+	static const struct {
+		const char *val, *want;
+	} bad[] = {
+		{ "0/2", "--shard '0/2': want K/N" },
+		{ "3/2", "part 3 of 2 does not exist" },
+		{ "2", "--shard '2': want K/N" },
+		{ "1/x", "--shard '1/x': want K/N" },
+		{ "1/2/3", "--shard '1/2/3'" },
+		{ "-1/2", "--shard '-1/2'" },
+		{ "1/5", "--shard 1/5: 5 parts of 4 boots" },
+	};
+	struct run_opts o;
+	const char *err;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err = parse(&o, "--kernel", kernel, "--initrd", initrd, "-n", "2", "--run-id", "r",
+			    "--shard", bad[i].val, NULL);
+		CHECK(err && strstr(err, bad[i].want), "--shard %s gives a one-line error",
+		      bad[i].val);
+		if (err && !strstr(err, bad[i].want))
+			printf("#   got: %s\n", err);
+		run_opts__free(&o);
+	}
+	err = parse(&o, "--kernel", kernel, "--initrd", initrd, "--shard", "1/2", NULL);
+	CHECK(err && strstr(err, "needs --run-id"), "--shard without --run-id is refused");
+	run_opts__free(&o);
+	err = parse(&o, "--kernel", kernel, "--initrd", initrd, "--shard", "1/2", "--dry-run",
+		    NULL);
+	CHECK(!err, "--shard --dry-run needs no run id");
+	run_opts__free(&o);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -253,6 +405,9 @@ int main(void)
 	command_line();
 	command_line_debian();
 	result_files();
+	shard_split();
+	shard_plans();
+	shard_arguments();
 	{
 		char *cmd = xasprintf("rm -rf '%s'", tmpdir);
 

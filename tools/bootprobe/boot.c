@@ -859,6 +859,8 @@ int boot_data__parse_boot_json(struct boot_data *b, const char *text, size_t len
 	free(b->mode);
 	free(b->outcome);
 	free(b->kernel_cmdline);
+	free(b->host);
+	b->host = xstrdup(jstr(o, "host"));
 	b->name = xstrdup(*jstr(o, "boot") ? jstr(o, "boot") : "?");
 	b->mode = xstrdup(*jstr(o, "mode") ? jstr(o, "mode") : "?");
 	b->outcome = xstrdup(*jstr(o, "outcome") ? jstr(o, "outcome") : "?");
@@ -905,6 +907,7 @@ struct boot_data *boot_data__new(const char *dir)
 	b->mode = xstrdup("?");
 	b->outcome = xstrdup("?");
 	b->kernel_cmdline = xstrdup("");
+	b->host = xstrdup("");
 	return b;
 }
 
@@ -1005,6 +1008,7 @@ void boot_data__free(struct boot_data *b)
 	free(b->mode);
 	free(b->outcome);
 	free(b->kernel_cmdline);
+	free(b->host);
 	free(b);
 }
 

@@ -119,6 +119,7 @@ struct attachment {
 
 struct boot_data {
 	char *dir, *name, *mode, *outcome, *kernel_cmdline;
+	char *host;			/* the machine that ran it, "" if boot.json does not say */
 	double wall_s;
 	double event_timeout_s;		/* udev's: from the command line, else 180 */
 	/* console markers, seconds since kernel start; NAN when absent */

@@ -58,6 +58,11 @@ void run__usage(FILE *out)
 "      --json            print the run's manifest.json on standard output at the end\n"
 "      --dry-run         check the scenario and print every boot's kernel arguments;\n"
 "                        boot nothing\n"
+"      --shard K/N       run part K of N of the plan (needs --run-id, the same on\n"
+"                        every part); into RESULTS/RUN-ID.shard-K-of-N; join the\n"
+"                        parts with bootprobe merge.  Boot names, draws and order\n"
+"                        are the unsharded run's: part K is plan positions\n"
+"                        (K-1)*T/N .. K*T/N-1 of the T boots\n"
 "  -h, --help            this text\n"
 "\n"
 "Outcomes: ok, timeout, panic, qemu-error (and interrupted on Ctrl-C).\n"
@@ -71,7 +76,9 @@ void run__usage(FILE *out)
 "  bootprobe run --scenario bench/scenarios/default.conf --boots 1 --dry-run\n"
 "  bootprobe run --scenario bench/scenarios/default.conf --time-scale 1 --timeout 900\n"
 "  bootprobe run -m 'killable:udev.event_timeout=3 slowprobe.probe_ms=4000' -d 1\n"
-"  bootprobe run -m 'test:bootprobe.modprobe=test_async_driver_probe' -t 120\n",
+"  bootprobe run -m 'test:bootprobe.modprobe=test_async_driver_probe' -t 120\n"
+"  bootprobe run -s bench/scenarios/default.conf --run-id big --shard 2/4 --dry-run\n"
+"  bootprobe run -s bench/scenarios/default.conf --run-id big --shard 2/4\n",
 		out);
 }
 
@@ -90,6 +97,7 @@ enum {
 	OPT_ROOT_IMAGE,
 	OPT_ROOT_WRITABLE,
 	OPT_IMAGE,
+	OPT_SHARD,
 };
 
 static const struct option long_opts[] = {
@@ -114,6 +122,7 @@ static const struct option long_opts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "shard", required_argument, NULL, OPT_SHARD },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -128,6 +137,26 @@ struct raw_opts {
 	double timeout_s, time_scale;
 	const char *append;
 };
+
+/* "K/N", 1 <= K <= N: whole decimal numbers, nothing else. */
+static int parse_shard(struct run_opts *o, const char *arg, char *err, int errlen)
+{
+	const char *slash = strchr(arg, '/');
+	char k[16];
+
+	if (!slash || slash - arg >= (long)sizeof(k))
+		return fail(err, errlen, "--shard '%s': want K/N, e.g. 2/4", arg);
+	memcpy(k, arg, slash - arg);
+	k[slash - arg] = '\0';
+	if (!parse_long(k, 1, 100000, &o->shard_k) ||
+	    !parse_long(slash + 1, 1, 100000, &o->shard_n))
+		return fail(err, errlen, "--shard '%s': want K/N with whole numbers 1 <= K <= N",
+			    arg);
+	if (o->shard_k > o->shard_n)
+		return fail(err, errlen, "--shard '%s': part %ld of %ld does not exist (K <= N)",
+			    arg, o->shard_k, o->shard_n);
+	return 0;
+}
 
 static int parse_one(struct run_opts *o, struct raw_opts *r, int c, const char *arg,
 		     char *err, int errlen)
@@ -211,6 +240,8 @@ static int parse_one(struct run_opts *o, struct raw_opts *r, int c, const char *
 	case OPT_DRY_RUN:
 		o->dry_run = true;
 		break;
+	case OPT_SHARD:
+		return parse_shard(o, arg, err, errlen);
 	default:
 		return fail(err, errlen, "unknown option (see bootprobe run --help)");
 	}
@@ -287,6 +318,13 @@ static int apply(struct run_opts *o, const struct raw_opts *r, char *err, int er
 	if (r->append && apply_append(sc, r->append, err, errlen))
 		return -1;
 	o->boots = r->boots ? r->boots : sc->boots ? sc->boots : 1;
+	if (o->shard_n > o->boots * sc->nr_modes)
+		return fail(err, errlen, "--shard %ld/%ld: %ld parts of %ld boots (%d modes x %ld) "
+			    "would leave some empty", o->shard_k, o->shard_n, o->shard_n,
+			    o->boots * sc->nr_modes, sc->nr_modes, o->boots);
+	if (o->shard_n && !o->run_id && !o->dry_run)
+		return fail(err, errlen, "--shard: needs --run-id, the same on every part, so "
+			    "bootprobe merge can join them");
 	o->timeout_s = r->timeout_s > 0 ? r->timeout_s : sc->timeout_s > 0 ? sc->timeout_s
 									   : DEFAULT_TIMEOUT_S;
 	if (sc->image == IMAGE_DEBIAN)

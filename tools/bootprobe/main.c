@@ -13,6 +13,7 @@ int cmd_explain(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 static void usage(FILE *out)
 {
@@ -26,6 +27,7 @@ static void usage(FILE *out)
 "  timeline  one boot in time order: probes, module loads, kthread waits, kills\n"
 "  compare   two runs side by side; --fail-if-slower PCT as a CI gate\n"
 "  import    a run folder from the boot logs of machines with the collector installed\n"
+"  merge     join the parts of a run sharded over machines (run --shard K/N)\n"
 "\n"
 "Run 'bootprobe COMMAND --help' for a command's options and examples.\n"
 "\n"
@@ -104,6 +106,8 @@ int main(int argc, char **argv)
 		return cmd_compare(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "timeline"))
 		return cmd_timeline(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "merge"))
+		return cmd_merge(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "import"))
 		return cmd_import(argc - 1, argv + 1);
 	fprintf(stderr, "bootprobe: unknown command '%s' (see bootprobe --help)\n", argv[1]);

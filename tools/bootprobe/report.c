@@ -1049,6 +1049,56 @@ static void md_settings(FILE *f, const struct run_data *r)
 	fprintf(f, "\n");
 }
 
+/* The distinct hosts that ran the boots (boot.json's host), in first-seen order. */
+static void run_hosts(const struct run_data *r, struct strv *hosts)
+{
+	for (int i = 0; i < r->nr_boots; i++)
+		if (*r->boots[i]->host && !strv__contains(hosts, r->boots[i]->host))
+			strv__push(hosts, r->boots[i]->host);
+}
+
+/*
+ * Where the boots ran: a merged run (bootprobe merge) has boots of many
+ * hosts, and a difference between hosts shows here before it hides in a
+ * mode's spread.  Per host: boots of each mode and their median boot time.
+ */
+static void md_hosts(FILE *f, const struct run_data *r)
+{
+	struct strv hosts = { 0 };
+	double *t = xcalloc(r->nr_boots ? r->nr_boots : 1, sizeof(*t));
+
+	run_hosts(r, &hosts);
+	if (hosts.n)
+		fprintf(f, "## Hosts\n\n| host | mode | boots | median boot time (s) |\n"
+			"|---|---|---|---|\n");
+	for (size_t h = 0; h < hosts.n; h++) {
+		for (int m = 0; m < r->nr_modes; m++) {
+			size_t n = 0, nt = 0;
+			char med[32];
+
+			for (int i = 0; i < r->nr_boots; i++) {
+				const struct boot_data *b = r->boots[i];
+				double bt = boot_data__boot_time(b);
+
+				if (strcmp(b->host, hosts.v[h]) || strcmp(b->mode, r->modes[m].name))
+					continue;
+				n++;
+				if (!isnan(bt))
+					t[nt++] = bt;
+			}
+			if (!n)
+				continue;
+			fmt(med, sizeof(med), nt ? stats_median(t, nt) : NAN);
+			fprintf(f, "| %s | %s | %zu | %s |\n", md(hosts.v[h]), md(r->modes[m].name),
+				n, med);
+		}
+	}
+	if (hosts.n)
+		fprintf(f, "\n");
+	strv__free(&hosts);
+	free(t);
+}
+
 /* Boots left out of every statistic, named early: every number is without them. */
 static void md_damaged(FILE *f, const struct run_data *r)
 {
@@ -1103,6 +1153,7 @@ static void write_md_body(FILE *f, struct run_data *r, bool charts)
 	md_kills(f, r);
 	fprintf(f, MD_DETAILS "\n\n");
 	md_settings(f, r);
+	md_hosts(f, r);
 	md_modes(f, r);
 	md_comparisons(f, r, base, cmp);
 	md_systemd(f, r);

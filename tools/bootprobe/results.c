@@ -7,7 +7,9 @@
  *       console.log       the serial console
  *       events.jsonl      the event port (virtio-serial)
  *       qemu.log          QEMU's own stdout and stderr
- *       boot.json         mode, outcome, exit status, wall time
+ *       boot.json         mode, outcome, exit status, wall time, host
+ * A shard (run --shard K/N) is the same in RESULTS/RUN-ID.shard-K-of-N, its
+ * manifest naming the shard and the whole plan; bootprobe merge joins them.
  */
 #define _GNU_SOURCE
 #include "boot.h"
@@ -50,6 +52,16 @@ static struct json_object *qemu_exit__json(const struct qemu_exit *qe)
 	return o;
 }
 
+/* The machine that ran a boot: what a merged run of many hosts splits by. */
+static const char *host_name(void)
+{
+	static struct utsname u;
+
+	if (!u.nodename[0] && uname(&u))
+		snprintf(u.nodename, sizeof(u.nodename), "?");
+	return u.nodename;
+}
+
 int results__write_boot(const struct run *run, const struct boot *b,
 			const char *qemu_cmdline, const char *kernel_args)
 {
@@ -66,6 +78,7 @@ int results__write_boot(const struct run *run, const struct boot *b,
 	json_object_object_add(o, "wall_s", json_seconds(b->wall_s));
 	add_str(o, "started_at", b->started_at);
 	add_str(o, "accel", run->accel);
+	add_str(o, "host", host_name());
 	add_str(o, "kernel_cmdline", kernel_args);
 	if (run->image_info)
 		add_str(o, "kernel_release", jstr(run->image_info, "kernel_release"));
@@ -152,9 +165,26 @@ static struct json_object *boots__json(const struct run *run)
 		}
 		add_str(o, "outcome", outcome__name(b->outcome));
 		json_object_object_add(o, "wall_s", json_seconds(b->wall_s));
+		add_str(o, "host", host_name());
 		json_object_array_add(arr, o);
 	}
 	return arr;
+}
+
+/* A part of a sharded run: which, and where it sits in the whole plan. */
+static struct json_object *shard__json(const struct run *run)
+{
+	const struct run_opts *opts = run->opts;
+	struct json_object *o = json_object_new_object();
+	long lo, hi;
+
+	shard__range(run->nr_planned, opts->shard_k, opts->shard_n, &lo, &hi);
+	json_object_object_add(o, "k", json_object_new_int64(opts->shard_k));
+	json_object_object_add(o, "n", json_object_new_int64(opts->shard_n));
+	json_object_object_add(o, "first", json_object_new_int64(lo));
+	json_object_object_add(o, "end", json_object_new_int64(hi));
+	add_str(o, "folder", run->folder);
+	return o;
 }
 
 int results__write_manifest(const struct run *run)
@@ -192,6 +222,10 @@ int results__write_manifest(const struct run *run)
 	json_object_object_add(o, "timeout_s", json_seconds(opts->timeout_s));
 	json_object_object_add(o, "modes", modes__json(run));
 	json_object_object_add(o, "boots_planned", json_object_new_int(run->nr_boots));
+	add_str(o, "plan_hash", run->plan_hash);
+	json_object_object_add(o, "plan_boots", json_object_new_int(run->nr_planned));
+	if (opts->shard_n)
+		json_object_object_add(o, "shard", shard__json(run));
 	json_object_object_add(o, "boots", boots__json(run));
 	add_str(o, "started_at", run->started_at);
 	add_str(o, "ended_at", run->ended_at[0] ? run->ended_at : NULL);

@@ -25,6 +25,68 @@
 #include <time.h>
 #include <unistd.h>
 
+char *plan__boot_name(const char *mode, long index)
+{
+	return xasprintf("%s-%03ld", mode, index);
+}
+
+void shard__range(long total, long k, long n, long *lo, long *hi)
+{
+	*lo = (k - 1) * total / n;
+	*hi = k * total / n;
+}
+
+/* One boot of the plan: its name, devices and kernel arguments. */
+static void plan__print_boot(const struct scenario *sc, const struct boot *b, FILE *out)
+{
+	const struct mode *m = &sc->modes[b->mode];
+	char *args = mode__kernel_args(sc, m, b->index);
+
+	if (sc->image == IMAGE_DEBIAN)
+		fprintf(out, "%s: %s\n", b->name, *args ? args : "(no mode arguments)");
+	else
+		fprintf(out, "%s: %ld edu devices; %s\n", b->name, mode__devices(sc, m), args);
+	free(args);
+}
+
+/* What makes the plan, paths left out (they differ between hosts), hashed. */
+static void plan__hash(const struct run *run, char out[17])
+{
+	const struct run_opts *opts = run->opts;
+	const struct scenario *sc = &opts->sc;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t len = 0;
+	char *text = NULL;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		abort();
+	fprintf(f, "scenario %s: %d modes x %ld boots, time_scale %g, timeout %g, %s, %s %ld\n",
+		sc->name, sc->nr_modes, opts->boots, sc->time_scale, opts->timeout_s,
+		guest_image__name(sc->image), sc->controller ? sc->controller : "-", sc->disks);
+	for (int i = 0; i < run->nr_boots; i++)
+		plan__print_boot(sc, &run->boots[i], f);
+	fclose(f);
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)text[i]) * 0x100000001b3ULL;
+	snprintf(out, 17, "%016llx", (unsigned long long)h);
+	free(text);
+}
+
+/* Keep shard K/N's boots of the whole plan. */
+static void run__keep_shard(struct run *run)
+{
+	const struct run_opts *opts = run->opts;
+	long lo, hi;
+
+	shard__range(run->nr_boots, opts->shard_k, opts->shard_n, &lo, &hi);
+	for (long i = 0; i < run->nr_boots; i++)
+		if (i < lo || i >= hi)
+			free(run->boots[i].name);
+	memmove(run->boots, run->boots + lo, (hi - lo) * sizeof(*run->boots));
+	run->nr_boots = (int)(hi - lo);
+}
+
 void run__plan(struct run *run, const struct run_opts *opts)
 {
 	const struct scenario *sc = &opts->sc;
@@ -39,9 +101,13 @@ void run__plan(struct run *run, const struct run_opts *opts)
 
 			b->mode = m;
 			b->index = (int)i;
-			b->name = xasprintf("%s-%03ld", sc->modes[m].name, i);
+			b->name = plan__boot_name(sc->modes[m].name, i);
 		}
 	}
+	run->nr_planned = run->nr_boots;
+	plan__hash(run, run->plan_hash);
+	if (opts->shard_n)
+		run__keep_shard(run);
 }
 
 void run__print_plan(const struct run *run, FILE *out)
@@ -56,17 +122,13 @@ void run__print_plan(const struct run *run, FILE *out)
 	if (sc->image == IMAGE_DEBIAN)
 		fprintf(out, ", image debian (%s, %s)", opts->kernel, opts->root_image);
 	fputc('\n', out);
-	for (int i = 0; i < run->nr_boots; i++) {
-		const struct boot *b = &run->boots[i];
-		const struct mode *m = &sc->modes[b->mode];
-		char *args = mode__kernel_args(sc, m, b->index);
-
-		if (sc->image == IMAGE_DEBIAN)
-			fprintf(out, "%s: %s\n", b->name, *args ? args : "(no mode arguments)");
-		else
-			fprintf(out, "%s: %ld edu devices; %s\n", b->name, mode__devices(sc, m), args);
-		free(args);
-	}
+	fprintf(out, "plan %s: %d boots", run->plan_hash, run->nr_planned);
+	if (opts->shard_n)
+		fprintf(out, "; shard %ld/%ld: %d of them", opts->shard_k, opts->shard_n,
+			run->nr_boots);
+	fputc('\n', out);
+	for (int i = 0; i < run->nr_boots; i++)
+		plan__print_boot(sc, &run->boots[i], out);
 }
 
 void run__free(struct run *run)
@@ -78,6 +140,7 @@ void run__free(struct run *run)
 	free(run->boots);
 	free(run->id);
 	free(run->dir);
+	free(run->folder);
 	free(run->qemu_version);
 	free(run->build_hash);
 	free(run->guest_args);
@@ -104,7 +167,10 @@ static int run__prepare(struct run *run)
 	int err;
 
 	run->id = opts->run_id ? xstrdup(opts->run_id) : default_run_id(opts->sc.name);
-	run->dir = xasprintf("%s/%s", opts->results, run->id);
+	/* Shards share the run id; each part has its own folder, to be merged. */
+	run->folder = opts->shard_n ? xasprintf("%s.shard-%ld-of-%ld", run->id, opts->shard_k,
+						opts->shard_n) : xstrdup(run->id);
+	run->dir = xasprintf("%s/%s", opts->results, run->folder);
 	if (path_exists(run->dir)) {
 		fprintf(stderr, "bootprobe: %s: already exists; results are never overwritten "
 			"(choose another --run-id)\n", run->dir);

@@ -30,6 +30,7 @@ struct run_opts {
 	bool quiet;
 	bool json;		/* print the manifest on stdout at the end */
 	bool dry_run;		/* print every boot's kernel arguments, boot nothing */
+	long shard_k, shard_n;	/* --shard K/N: this part of the plan; 0/0 the whole run */
 };
 
 struct boot {
@@ -63,7 +64,15 @@ struct run {
 	char ended_at[32];
 	uint64_t start_ns;
 	struct boot *boots;
-	int nr_boots;
+	int nr_boots;		/* this run's (a shard's share of the plan) */
+	int nr_planned;		/* the whole plan's, every shard together */
+	/*
+	 * FNV-1a of the whole plan (every shard's boots): the scenario's name,
+	 * counts, time scale, timeout, controller, image and every boot's
+	 * name, devices and kernel arguments.  Equal: the same boots and draws.
+	 */
+	char plan_hash[17];
+	char *folder;		/* RESULTS/FOLDER: the run id, a shard's with .shard-K-of-N */
 	int nr_finished;
 	bool interrupted;
 };
@@ -73,10 +82,25 @@ int run_opts__parse(struct run_opts *opts, int argc, char **argv, char *err, int
 void run_opts__free(struct run_opts *opts);
 void run__usage(FILE *out);
 
-/* Plan the boots: modes interleaved so drift spreads over all of them. */
+/*
+ * Plan the boots: modes interleaved so drift spreads over all of them.
+ * Plan position i (0-based) is boot index i / modes + 1 of mode i % modes,
+ * named plan__boot_name().  With --shard K/N only shard__range()'s part is
+ * kept, with its names, indexes and draws unchanged.
+ */
+void run__plan(struct run *run, const struct run_opts *opts);
 /* What run__execute() would boot, one line per boot, for --dry-run. */
 void run__print_plan(const struct run *run, FILE *out);
-void run__plan(struct run *run, const struct run_opts *opts);
+/* "MODE-NNN": a boot's name, the same in every shard and in a merged run. */
+char *plan__boot_name(const char *mode, long index);
+/*
+ * Shard @k of @n (1-based) of a plan of @total boots: positions [*lo, *hi).
+ * Contiguous slices of the interleaved plan: each shard keeps the modes
+ * interleaved, and when N divides the boots per mode every shard holds
+ * whole rounds (every mode equally often).
+ */
+void shard__range(long total, long k, long n, long *lo, long *hi);
+
 int run__execute(struct run *run);
 void run__free(struct run *run);
 

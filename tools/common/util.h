@@ -39,6 +39,8 @@ int mkdir_p(const char *path);
  * past READ_FILE_MAX.  @len gets the length (the text may hold NUL bytes).
  */
 char *read_file(const char *path, size_t *len);
+/* The same for @name in the folder open at @dirfd, never through a link (ELOOP). */
+char *read_file_at(int dirfd, const char *name, size_t *len);
 /* read_file()'s errno in words: "not a regular file", ... */
 const char *read_file_strerror(int err);
 /* Write via PATH.tmp + rename, so a reader never sees half a file. */
