@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Scenario files and mode specs: what they produce and how they fail. */
 #include "check.h"
+#include "qemu.h"
 #include "scenario.h"
 #include "util.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static char tmpdir[] = "/tmp/bootprobe-test-scenario.XXXXXX";
@@ -270,12 +272,13 @@ static char *arg_of(size_t len)
 }
 
 /*
- * x86 keeps 2047 bytes of command line and its NUL; the fixed arguments
- * (40 bytes, "console=ttyS0 panic=-1 printk.devkmsg=on") and a space come first.
+ * x86 keeps 2047 bytes of command line and its NUL; the lab machine's fixed
+ * arguments and a space come first.
  */
 static void long_cmdlines(void)
 {
-	char *a = arg_of(1000), *b = arg_of(2047 - 40 - 1 - 1000 - 1), *c, *text, *err;
+	const int fixed = (int)strlen(kernel_fixed_args(false));
+	char *a = arg_of(1000), *b = arg_of(2047 - fixed - 1 - 1000 - 1), *c, *text, *err;
 	struct scenario sc;
 
 	text = xasprintf("[scenario]\ncmdline = %s\n[mode a]\ncmdline = %s\n", a, b);
@@ -286,7 +289,7 @@ static void long_cmdlines(void)
 	free(text);
 	free(b);
 
-	b = arg_of(2048 - 40 - 1 - 1000 - 1);
+	b = arg_of(2048 - fixed - 1 - 1000 - 1);
 	text = xasprintf("[scenario]\ncmdline = %s\n[mode a]\n[mode b]\ncmdline = %s\n", a, b);
 	err = load_err(text, &sc);
 	CHECK(err && strstr(err, "s.conf:5: mode 'b': makes the kernel command line 2048 bytes, 1 over "
@@ -297,7 +300,7 @@ static void long_cmdlines(void)
 	free(text);
 	free(b);
 
-	b = arg_of(2047 - 40);
+	b = arg_of(2047 - fixed);
 	text = xasprintf("[mode a]\ncmdline = %s\n", b);
 	err = load_err(text, &sc);
 	CHECK(err && strstr(err, "s.conf:2: cmdline: makes the kernel command line 2048 bytes, 1 over "
