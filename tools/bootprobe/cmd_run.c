@@ -5,6 +5,7 @@
 #include "util.h"
 
 #include <getopt.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,8 @@ void run__usage(FILE *out)
 "                        async-module (module.async_probe=1), or NAME:KERNEL-ARGS;\n"
 "                        repeatable (default: sync and async)\n"
 "  -n, --boots N         boots per mode (default: the scenario's, else 1)\n"
-"  -j, --jobs J          boots at once (default 1)\n"
+"  -j, --jobs J|auto     boots at once; auto: one per CPU available (default: the\n"
+"                        scenario's jobs, else 1)\n"
 "  -t, --timeout SEC     hard timeout per boot; QEMU is killed then\n"
 "                        (default: the scenario's, else 300)\n"
 "  -d, --devices N       QEMU edu devices for slowprobe, 0..24 (default: scenario's, else 0)\n"
@@ -70,7 +72,7 @@ void run__usage(FILE *out)
 "\n"
 "Examples:\n"
 "  bootprobe run --boots 10 --mode sync --mode async\n"
-"  bootprobe run --scenario bench/scenarios/default.conf --jobs 2\n"
+"  bootprobe run --scenario bench/scenarios/default.conf --jobs auto\n"
 "  bootprobe run --scenario bench/scenarios/debian.conf --boots 1\n"
 "  bootprobe run --image debian --mode sync --mode async --boots 5\n"
 "  bootprobe run --scenario bench/scenarios/default.conf --boots 1 --dry-run\n"
@@ -133,10 +135,38 @@ struct raw_opts {
 	const char *scenario;
 	const char *modes[MAX_MODES + 1];
 	int nr_modes;
-	long boots, devices;
+	long boots, devices, jobs;
 	double timeout_s, time_scale;
 	const char *append;
 };
+
+/* The CPUs this process may run on; each TCG guest keeps about one busy. */
+static long cpus_available(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+	return 1;
+}
+
+/* Boots at once, and where the number came from (the manifest and report say). */
+static void resolve_jobs(struct run_opts *o, long jobs, const char *from)
+{
+	if (jobs == JOBS_AUTO) {
+		long cpus = cpus_available();
+
+		o->jobs = cpus < MAX_JOBS ? cpus : MAX_JOBS;
+		snprintf(o->jobs_from, sizeof(o->jobs_from), "%s auto: %ld CPU%s available",
+			 from, cpus, cpus == 1 ? "" : "s");
+	} else if (jobs > 0) {
+		o->jobs = jobs;
+		snprintf(o->jobs_from, sizeof(o->jobs_from), "%s", from);
+	} else {
+		o->jobs = 1;
+		snprintf(o->jobs_from, sizeof(o->jobs_from), "default");
+	}
+}
 
 /* "K/N", 1 <= K <= N: whole decimal numbers, nothing else. */
 static int parse_shard(struct run_opts *o, const char *arg, char *err, int errlen)
@@ -175,8 +205,9 @@ static int parse_one(struct run_opts *o, struct raw_opts *r, int c, const char *
 			return fail(err, errlen, "--boots '%s': want a whole number 1..100000", arg);
 		break;
 	case 'j':
-		if (!parse_long(arg, 1, 64, &o->jobs))
-			return fail(err, errlen, "--jobs '%s': want a whole number 1..64", arg);
+		if (!jobs__parse(arg, &r->jobs))
+			return fail(err, errlen, "--jobs '%s': want auto or a whole number 1..%d", arg,
+				    MAX_JOBS);
 		break;
 	case 't':
 		if (!parse_seconds(arg, &r->timeout_s))
@@ -325,6 +356,7 @@ static int apply(struct run_opts *o, const struct raw_opts *r, char *err, int er
 	if (o->shard_n && !o->run_id && !o->dry_run)
 		return fail(err, errlen, "--shard: needs --run-id, the same on every part, so "
 			    "bootprobe merge can join them");
+	resolve_jobs(o, r->jobs ? r->jobs : sc->jobs, r->jobs ? "--jobs" : "scenario");
 	o->timeout_s = r->timeout_s > 0 ? r->timeout_s : sc->timeout_s > 0 ? sc->timeout_s
 									   : DEFAULT_TIMEOUT_S;
 	if (sc->image == IMAGE_DEBIAN)

@@ -1122,6 +1122,19 @@ static void md_damaged(FILE *f, const struct run_data *r)
  */
 #define MD_DETAILS "<!-- details -->"
 
+/* How many boots ran at once, and whether that is known not to bias them. */
+static void md_jobs(FILE *f, const struct run_data *r)
+{
+	if (!r->jobs)
+		return;
+	fprintf(f, "Boots ran **%d at once** (%s).", r->jobs,
+		r->jobs_from ? md(r->jobs_from) : "source not recorded");
+	if (r->jobs > 1)
+		fprintf(f, " Whether parallel boots change what is measured is checked by "
+			"`bench/jobs-bias.sh` (README, \"Parallel boots\").");
+	fprintf(f, "\n\n");
+}
+
 /*
  * The answer first: the headline, each mode against the baseline, the
  * drivers that changed and the devices lost, the charts, what was killed;
@@ -1141,6 +1154,7 @@ static void write_md_body(FILE *f, struct run_data *r, bool charts)
 		r->nr_boots, r->nr_modes, any_phases(r) ? " On a boot that reaches "
 		"systemd, systemd's own multi-user.target timestamp takes the place of udev's "
 		"queue (udev runs under systemd there)." : "");
+	md_jobs(f, r);
 	md_damaged(f, r);
 	md_answer(f, r, base, cmp);
 	md_drivers(f, r);

@@ -219,6 +219,7 @@ int results__write_manifest(const struct run *run)
 	add_str(o, "guest_args", run->guest_args);
 	json_object_object_add(o, "boots_per_mode", json_object_new_int(opts->boots));
 	json_object_object_add(o, "jobs", json_object_new_int(opts->jobs));
+	add_str(o, "jobs_from", opts->jobs_from);
 	json_object_object_add(o, "timeout_s", json_seconds(opts->timeout_s));
 	json_object_object_add(o, "modes", modes__json(run));
 	json_object_object_add(o, "boots_planned", json_object_new_int(run->nr_boots));

@@ -89,6 +89,7 @@ static void list_boots(const char *dir, struct json_object *man, const char *why
 static void read_manifest(struct run_data *r, struct json_object *man)
 {
 	struct json_object *modes = jget(man, "modes");
+	double jobs;
 
 	if (*jstr(man, "baseline"))
 		r->baseline = xstrdup(jstr(man, "baseline"));
@@ -100,6 +101,10 @@ static void read_manifest(struct run_data *r, struct json_object *man)
 				    "bootprobe uses (ignored)", r->dir);
 		r->time_scale = 0;
 	}
+	jobs = jseconds(man, "jobs", 1, 64);
+	r->jobs = isnan(jobs) || jobs != (int)jobs ? 0 : (int)jobs;
+	if (r->jobs && *jstr(man, "jobs_from"))
+		r->jobs_from = xstrdup(jstr(man, "jobs_from"));
 	if (!modes || !json_object_is_type(modes, json_type_array))
 		return;
 	for (size_t i = 0; i < json_object_array_length(modes); i++) {
@@ -248,6 +253,7 @@ void run_data__free(struct run_data *r)
 	free(r->modes);
 	free(r->boots);
 	strv__free(&r->warnings);
+	free(r->jobs_from);
 	for (int i = 0; i < r->nr_damaged; i++) {
 		free(r->damaged[i].name);
 		free(r->damaged[i].mode);

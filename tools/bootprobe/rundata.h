@@ -108,6 +108,8 @@ struct run_data {
 	/* The manifest's modes and boot 1's kernel arguments of each, in order. */
 	struct strv mode_names, mode_args;
 	double time_scale;	/* the scenario's, 0 if the manifest does not say */
+	int jobs;		/* boots at once, 0 if the manifest does not say */
+	char *jobs_from;	/* where that number came from, or NULL */
 	struct boot_data **boots;
 	int nr_boots;
 	struct mode_stats *modes;

@@ -121,7 +121,7 @@ void run__print_plan(const struct run *run, FILE *out)
 		fprintf(out, ", %s with %ld disks", sc->controller, sc->disks);
 	if (sc->image == IMAGE_DEBIAN)
 		fprintf(out, ", image debian (%s, %s)", opts->kernel, opts->root_image);
-	fputc('\n', out);
+	fprintf(out, ", %ld at once (%s)\n", opts->jobs, opts->jobs_from);
 	fprintf(out, "plan %s: %d boots", run->plan_hash, run->nr_planned);
 	if (opts->shard_n)
 		fprintf(out, "; shard %ld/%ld: %d of them", opts->shard_k, opts->shard_n,

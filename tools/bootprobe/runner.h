@@ -17,6 +17,7 @@ struct run_opts {
 	struct scenario sc;
 	long boots;		/* per mode */
 	long jobs;
+	char jobs_from[64];	/* "--jobs", "scenario", "... auto: N CPUs available", "default" */
 	double timeout_s;
 	long memory_mb;
 	const char *accel;	/* auto, kvm, tcg */

@@ -22,6 +22,15 @@ void scenario__init(struct scenario *sc)
 	sc->fw_wait_ms = -1;
 }
 
+bool jobs__parse(const char *s, long *jobs)
+{
+	if (!strcmp(s, "auto")) {
+		*jobs = JOBS_AUTO;
+		return true;
+	}
+	return parse_long(s, 1, MAX_JOBS, jobs);
+}
+
 const char *guest_image__name(enum guest_image image)
 {
 	return image == IMAGE_DEBIAN ? "debian" : "lab";
@@ -512,6 +521,11 @@ static int scenario__set(struct scenario *sc, const char *key, const char *val, 
 			seterr(err, errlen, "boots '%s': want 1..100000", val);
 			return -1;
 		}
+	} else if (!strcmp(key, "jobs")) {
+		if (!jobs__parse(val, &sc->jobs)) {
+			seterr(err, errlen, "jobs '%s': want auto or 1..%d", val, MAX_JOBS);
+			return -1;
+		}
 	} else if (!strcmp(key, "timeout")) {
 		if (!parse_seconds(val, &sc->timeout_s)) {
 			seterr(err, errlen, "timeout '%s': want seconds > 0", val);
@@ -523,7 +537,7 @@ static int scenario__set(struct scenario *sc, const char *key, const char *val, 
 			return -1;
 		}
 	} else {
-		seterr(err, errlen, "unknown key '%s' in [scenario] (name, image, cmdline, boots, timeout, "
+		seterr(err, errlen, "unknown key '%s' in [scenario] (name, image, cmdline, boots, jobs, timeout, "
 		       "time_scale, baseline, devices, probe_ms, kthread_at_ms, nthreads, fw_wait_ms, "
 		       "seed, driver, controller, disks)", key);
 		return -1;

@@ -63,6 +63,7 @@ struct scenario {
 	char *cmdline;		/* kernel arguments for every mode */
 	long devices;		/* QEMU edu devices (slowprobe binds them) */
 	long boots;		/* boots per mode */
+	long jobs;		/* boots at once: 0 = not set, JOBS_AUTO = one per CPU */
 	double timeout_s;	/* hard timeout per boot (never scaled) */
 	double time_scale;	/* multiplies every guest time below */
 	/* The slowprobe fleet; kind TS_NONE leaves slowprobe's defaults. */
@@ -144,5 +145,10 @@ const struct mode *scenario__too_long(const struct scenario *sc, size_t *len);
 
 /* A mode or scenario name: [A-Za-z0-9_.-]+, used in folder names. */
 bool name_is_valid(const char *name);
+
+/* "auto" or a whole number 1..MAX_JOBS: --jobs and a scenario's jobs key. */
+#define JOBS_AUTO	(-1L)
+#define MAX_JOBS	64
+bool jobs__parse(const char *s, long *jobs);
 
 #endif
