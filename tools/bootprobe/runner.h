@@ -30,6 +30,9 @@ struct run_opts {
 	bool quiet;
 	bool json;		/* print the manifest on stdout at the end */
 	bool dry_run;		/* print every boot's kernel arguments, boot nothing */
+	/* --until-ci: boots is then the budget (--max-boots); until.h */
+	double until_ci_s;	/* 0: a fixed run */
+	long until_min;		/* rounds before the rule is first checked */
 };
 
 struct boot {
@@ -66,6 +69,7 @@ struct run {
 	int nr_boots;
 	int nr_finished;
 	bool interrupted;
+	char until_end[512];	/* --until-ci: why it stopped, for the manifest */
 };
 
 /* Parse `run` arguments into @opts; -1 with a one-line message in @err. */
