@@ -497,8 +497,9 @@ int run__execute(struct run *run)
 	if (!err) {
 		run->start_ns = now_mono_ns();	/* ETA counts boots only */
 		if (!run->opts->quiet)
-			fprintf(stderr, "bootprobe: run %s: %d boots (%d modes x %ld), %ld at once, accel %s, results in %s\n",
-				run->id, run->nr_boots, run->opts->sc.nr_modes,
+			fprintf(stderr, "bootprobe: run %s: %s%d boots (%d modes x %ld), %ld at once, accel %s, results in %s\n",
+				run->id, run->opts->until_ci_s > 0 ? "up to " : "",
+				run->nr_boots, run->opts->sc.nr_modes,
 				run->opts->boots, run->opts->jobs, run->accel, run->dir);
 		err = run__loop(run, sfd);
 	}
