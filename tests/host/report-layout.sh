@@ -42,6 +42,7 @@ done
  {"name":"sync","kernel_args":"udev.event_timeout=3 $long"},
  {"name":"driver-async","kernel_args":"udev.event_timeout=3 driver_async_probe=*"},
  {"name":"module-async","kernel_args":"udev.event_timeout=3 module.async_probe=1"}],
+ "until":{"ended":"the budget of 3 boots per mode is spent"},
  "boots":[${manifest[*]}]}
 EOF
 )
@@ -70,6 +71,8 @@ check "report.md: the comparison table has the raw and Holm p, the MDD and the b
 	grep -q '| p | Holm p | MDD | boots needed |$' "$md"
 check "report.md: module-async against sync: no clear difference (its CI includes 0)" \
 	grep -q '^\*\*module-async\*\* against \*\*sync\*\*: no clear difference' "$md"
+check "report.md: a run --until-ci run says what ended it, before the answer" \
+	before "$(line_of '^The run booted in rounds until a condition held (`run --until-ci`): the budget of 3 boots per mode is spent.$')" "$(line_of '^## Answer$')"
 check "report.md: the answer says what was killed" grep -q '^\*\*Killed\*\*: sync, a SIGKILL in 3 of 3' "$md"
 check "report.md: the drivers compared come before the charts" \
 	before "$(line_of '^## Driver probes compared with sync$')" "$(line_of '^## Charts$')"

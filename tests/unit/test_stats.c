@@ -185,6 +185,7 @@ static void power(void)
 	      "MDD, SD 1, 10 vs 10, alpha 0.05, power 0.8: 1.28213");
 	CHECK(NEAR(stats_mdd(0.5, 4, 4, 0.05, 0.8), 1.0136152892892207, 1e-9),
 	      "MDD, SD 0.5, 4 vs 4: 1.01362");
+	CHECK(isnan(stats_mdd(0.5, 0, 3, 0.05, 0.8)), "no boots on a side: no MDD (NaN)");
 	CHECK(isinf(stats_mdd(0.5, 3, 3, 0.05, 0.8)),
 	      "3 vs 3 boots: no difference is detectable at 0.05 (the exact p is 0.1 at best)");
 	CHECK(NEAR(stats_mw_min_p(3, 3), 0.1, 1e-12) && NEAR(stats_mw_min_p(4, 4), 2.0 / 70, 1e-12) &&

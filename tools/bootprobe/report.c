@@ -389,10 +389,15 @@ static void md_answer(FILE *f, struct run_data *r, const struct mode_stats *base
 		return;
 	bname = md_str(base->name);
 	fprintf(f, "## Answer\n\n");
-	fprintf(f, "Each mode's median boot time against **%s**. A difference counts when the 95 %% "
-		"CI of the difference of medians excludes 0 and the Mann-Whitney p, Holm-adjusted "
-		"over the %d modes compared with %s, is below %.2g.\n\n", bname, r->nr_modes - 1,
-		bname, CMP_ALPHA);
+	if (r->nr_modes > 2)
+		fprintf(f, "Each mode's median boot time against **%s**. A difference counts when "
+			"the 95 %% CI of the difference of medians excludes 0 and the Mann-Whitney p, "
+			"Holm-adjusted over the %d modes compared with %s, is below %.2g.\n\n", bname,
+			r->nr_modes - 1, bname, CMP_ALPHA);
+	else
+		fprintf(f, "The median boot time against **%s**. A difference counts when the 95 %% "
+			"CI of the difference of medians excludes 0 and the Mann-Whitney p is below "
+			"%.2g (one comparison: nothing to adjust).\n\n", bname, CMP_ALPHA);
 	for (int i = 0; i < r->nr_modes; i++) {
 		const struct comparison *c = &cmp[i * NR_CMP];	/* cmp_metrics[0]: boot time */
 		const char *name = md(r->modes[i].name);
@@ -1160,6 +1165,9 @@ static void write_md_body(FILE *f, struct run_data *r, bool charts)
 		r->nr_boots, r->nr_modes, any_phases(r) ? " On a boot that reaches "
 		"systemd, systemd's own multi-user.target timestamp takes the place of udev's "
 		"queue (udev runs under systemd there)." : "");
+	if (r->until_end)
+		fprintf(f, "The run booted in rounds until a condition held (`run --until-ci`): "
+			"%s.\n\n", md(r->until_end));
 	md_damaged(f, r);
 	md_answer(f, r, base, cmp);
 	md_drivers(f, r);

@@ -92,6 +92,9 @@ static void read_manifest(struct run_data *r, struct json_object *man)
 
 	if (*jstr(man, "baseline"))
 		r->baseline = xstrdup(jstr(man, "baseline"));
+	/* run --until-ci: what stopped it */
+	if (*jstr(jget(man, "until"), "ended"))
+		r->until_end = xstrdup(jstr(jget(man, "until"), "ended"));
 	/* A factor a scenario accepts (above 0, at most 10), else unknown (0). */
 	r->time_scale = jseconds(man, "time_scale", 1e-9, 10);
 	if (isnan(r->time_scale)) {
@@ -257,6 +260,7 @@ void run_data__free(struct run_data *r)
 	free(r->dir);
 	free(r->run_id);
 	free(r->baseline);
+	free(r->until_end);
 	strv__free(&r->mode_names);
 	strv__free(&r->mode_args);
 	free(r);

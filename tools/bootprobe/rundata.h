@@ -107,6 +107,7 @@ struct run_data {
 	char *dir;
 	char *run_id;
 	char *baseline;		/* the manifest's baseline mode, or NULL */
+	char *until_end;	/* run --until-ci: what ended it (the manifest's), or NULL */
 	/* The manifest's modes and boot 1's kernel arguments of each, in order. */
 	struct strv mode_names, mode_args;
 	double time_scale;	/* the scenario's, 0 if the manifest does not say */

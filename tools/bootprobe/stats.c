@@ -372,7 +372,9 @@ static double z_sum(double alpha, double power)
 
 double stats_mdd(double sd, size_t na, size_t nb, double alpha, double power)
 {
-	if (!na || !nb || stats_mw_min_p(na, nb) >= alpha)
+	if (!na || !nb)
+		return NAN;
+	if (stats_mw_min_p(na, nb) >= alpha)
 		return INFINITY;
 	if (!isfinite(sd) || sd < 0)
 		return NAN;

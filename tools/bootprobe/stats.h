@@ -69,7 +69,7 @@ double stats_pooled_robust_sd(const double *a, size_t na, const double *b, size_
  * with SD @sd, by the normal approximation
  *   (z[1 - alpha/2] + z[power]) * sd * sqrt(1/na + 1/nb) / sqrt(STATS_MW_ARE).
  * INFINITY when no arrangement of na and nb boots reaches p < @alpha
- * (stats_mw_min_p()), NaN when @sd is not known.
+ * (stats_mw_min_p()), NaN when a side is empty or @sd is not known.
  */
 double stats_mdd(double sd, size_t na, size_t nb, double alpha, double power);
 /*
