@@ -52,3 +52,27 @@ check "and names that mode" grep -q "mode 'extra' is in A only" "$tmp/err"
 check "without a gate, comparing the shared modes only is a pass (exit 0)" test $? -eq 0
 "$BP" compare --fail-if-slower 5 "$tmp/A" "$tmp/A" >/dev/null 2>&1
 check "a run against itself passes the gate (exit 0)" test $? -eq 0
+
+# Holm over the shared modes: D and E share two modes of 5 boots each; E's
+# "moved" boots all come 3 s later (exact p 2 / C(10, 5) = 0.00794, Holm over
+# 2 modes 0.0159), its "same" boots are D's (p 1).
+for i in 1 2 3 4 5; do
+	boot D "moved-00$i" moved ok "10.$i"
+	boot E "moved-00$i" moved ok "13.$i"
+	boot D "same-00$i" same ok "11.$i"
+	boot E "same-00$i" same ok "11.$i"
+done
+manifest D
+manifest E
+out=$("$BP" compare --json "$tmp/D" "$tmp/E" 2>/dev/null)
+row() { jq -r ".comparisons[] | select(.mode == \"$1\" and .metric == \"boot_s\") | $2" <<<"$out"; }
+check "compare: the moved mode's p is exact, 2/252" \
+	test "$(row moved '.p * 1e5 | round')" = 794
+check "compare: its Holm p over the 2 shared modes is 0.0159, and significant" \
+	test "$(row moved '[(.p_holm * 1e4 | round), .holm_family, .significant] | join(" ")')" = "159 2 true"
+check "compare: the same mode has p 1, Holm p 1, not significant" \
+	test "$(row same '[.p, .p_holm, .significant] | join(" ")')" = "1 1 false"
+check "compare: each row carries its MDD and the level it was computed at (0.05 / 2)" \
+	test "$(row moved '[(.mdd > 0), .mdd_alpha] | join(" ")')" = "true 0.025"
+check "compare's table shows the raw and Holm p and the MDD, and says what they are" \
+	sh -c "'$BP' compare '$tmp/D' '$tmp/E' | grep -q '^p: Mann-Whitney; Holm p: adjusted over the 2 modes'"

@@ -145,7 +145,13 @@ static void check_md(const char *md)
 	      "report.md has the driver section, its verdict rule stated");
 	CHECK(has(md, "| slowdrv | 5 / 5 | 100.00 | 300.00 | +200.00 | "),
 	      "slowdrv: medians 100 and 300 ms over 5 boots each, +200 ms");
-	CHECK(has(md, " | +200.0 % | slower |\n"), "slowdrv is called slower, +200 %%");
+	/*
+	 * p 2/252 = 0.00794, Holm over 5 drivers 0.0397; MDD at alpha 0.05/5:
+	 * robust SDs 2/1.349 and 6/1.349 ms pooled: 3.315 ms; (z(0.995) 2.5758
+	 * + z(0.8) 0.8416) * 3.315 * sqrt(2/5) / sqrt(3/pi) = 7.33 ms (by hand).
+	 */
+	CHECK(has(md, " | +200.0 % | 0.00794 | 0.0397 | 7.33 | slower |\n"),
+	      "slowdrv is called slower, +200 %%, p 0.00794, Holm p 0.0397, MDD 7.33 ms");
 	CHECK(has(md, "| driver | boots sync / async |") && !has(md, "| steady |") &&
 	      !has(md, "| twoprobe |"),
 	      "the unchanged drivers are not in the table of clear changes");
@@ -224,6 +230,17 @@ static void check_json(struct run_data *r)
 	      fabs(json_object_get_double(get(slow, "baseline_median_s")) - 0.1) < 1e-9 &&
 	      fabs(json_object_get_double(get(slow, "mode_median_s")) - 0.3) < 1e-9,
 	      "summary.json: slowdrv slower in async, medians 0.1 and 0.3 s");
+	/*
+	 * Five drivers are judged in async (3 boots or more in both modes):
+	 * slowdrv's exact p, 2 / C(10, 5) = 2/252, is the smallest; Holm
+	 * multiplies it by 5: 0.0397, still below 0.05.
+	 */
+	CHECK(slow && fabs(json_object_get_double(get(slow, "mann_whitney_p")) - 2.0 / 252) < 1e-6 &&
+	      fabs(json_object_get_double(get(slow, "p_holm")) - 10.0 / 252) < 1e-6 &&
+	      json_object_get_int(get(slow, "holm_family")) == 5,
+	      "summary.json: slowdrv's p 2/252, Holm-adjusted over the 5 judged drivers: 10/252");
+	CHECK(slow && get(slow, "mdd") && json_object_get_int(get(slow, "boots_needed")) >= 5,
+	      "summary.json: slowdrv has an MDD at 5 boots and a count of boots needed");
 	CHECK(flaky && json_object_get_int(get(get(flaky, "mode"), "failed")) == 2 &&
 	      json_object_get_int(get(get(flaky, "mode"), "boots")) == 5 &&
 	      json_object_get_int(get(get(flaky, "baseline"), "bound")) == 5,

@@ -390,6 +390,69 @@ static void shard_arguments(void)
 	run_opts__free(&o);
 }
 
+/*
+ * --until-ci: refused combinations, one line each; and its plan is a fixed
+ * run's of --max-boots boots, name for name and draw for draw.
+ */
+static void until_plan(void)
+{
+	static const char conf[] =
+		"[scenario]\nname = drawn\ndevices = 3\nseed = 99\n"
+		"probe_ms = uniform 100 900\n\n[mode sync]\nprobing = sync\n\n"
+		"[mode async]\nprobing = driver-async-probe\n";
+	char *path = xasprintf("%s/drawn.conf", tmpdir);
+	struct run_opts o, f;
+	struct run ru = { 0 }, rf = { 0 };
+	const char *err;
+	int same = 0;
+
+	err = parse(&o, "--kernel", kernel, "--initrd", initrd, "--max-boots", "5", NULL);
+	CHECK(err && strstr(err, "--max-boots: only with --until-ci"), "--max-boots alone is refused");
+	run_opts__free(&o);
+	err = parse(&o, "--kernel", kernel, "--initrd", initrd, "--until-ci", "wide", NULL);
+	CHECK(err && strstr(err, "--until-ci 'wide'"), "--until-ci wants seconds");
+	run_opts__free(&o);
+	err = parse(&o, "--kernel", kernel, "--initrd", initrd, "--until-ci", "1", "-m", "sync", NULL);
+	CHECK(err && strstr(err, "needs a mode besides the baseline"),
+	      "--until-ci with one mode is refused");
+	run_opts__free(&o);
+	err = parse(&o, "--kernel", kernel, "--initrd", initrd, "--until-ci", "1", "-n", "9",
+		    "--max-boots", "5", NULL);
+	CHECK(err && strstr(err, "--max-boots 5: fewer than the 9 rounds"),
+	      "a budget below the first rounds is refused");
+	run_opts__free(&o);
+	err = parse(&o, "--kernel", kernel, "--initrd", initrd, "--until-ci", "1", "--max-boots",
+		    "2", NULL);
+	CHECK(err && strstr(err, "--max-boots '2'"), "a budget below 3 rounds is refused");
+	run_opts__free(&o);
+
+	write_file_atomic(path, conf, strlen(conf));
+	err = parse(&o, "--kernel", kernel, "--initrd", initrd, "-s", path, "--until-ci", "0.5",
+		    "--max-boots", "6", NULL);
+	CHECK(!err && o.until_ci_s == 0.5 && o.until_min == 3 && o.boots == 6,
+	      "--until-ci 0.5 --max-boots 6: first check after 3 rounds, 6 planned");
+	parse(&f, "--kernel", kernel, "--initrd", initrd, "-s", path, "-n", "6", NULL);
+	run__plan(&ru, &o);
+	run__plan(&rf, &f);
+	for (int i = 0; i < ru.nr_boots && ru.nr_boots == rf.nr_boots; i++) {
+		const struct boot *a = &ru.boots[i], *b = &rf.boots[i];
+		char *ka = mode__kernel_args(&o.sc, &o.sc.modes[a->mode], a->index);
+		char *kb = mode__kernel_args(&f.sc, &f.sc.modes[b->mode], b->index);
+
+		same += !strcmp(a->name, b->name) && a->index == b->index && !strcmp(ka, kb);
+		free(ka);
+		free(kb);
+	}
+	CHECK(ru.nr_boots == 12 && same == 12,
+	      "the --until-ci plan is the fixed run's: 12 boots, same names and per-boot draws (%d)",
+	      same);
+	run__free(&ru);
+	run__free(&rf);
+	run_opts__free(&o);
+	run_opts__free(&f);
+	free(path);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -408,6 +471,7 @@ int main(void)
 	shard_split();
 	shard_plans();
 	shard_arguments();
+	until_plan();
 	{
 		char *cmd = xasprintf("rm -rf '%s'", tmpdir);
 

@@ -32,11 +32,13 @@ static const char report_usage[] =
 "\n"
 "Analyse a results folder: per mode and metric the median, IQR, min/max and a\n"
 "95 % bootstrap CI; every mode against sync (or the first mode) with the CI of\n"
-"the difference and a Mann-Whitney U test; kill and failed-probe rates; async\n"
-"efficiency; the what-if prediction from sync boots; probe orders; killed\n"
-"probes explained.  Writes RUN/report/: report.md, report.html (self-contained),\n"
-"summary.csv, summary.json, charts/ (gnuplot SVG and PNG), traces/ (one\n"
-"Perfetto / Chrome trace per boot).\n"
+"the difference, a Mann-Whitney U test whose p is Holm-adjusted over the modes,\n"
+"the minimum detectable difference at the run's boots and the boots per mode a\n"
+"difference of the observed size needs (docs/statistics.md); kill and\n"
+"failed-probe rates; async efficiency; the what-if prediction from sync boots;\n"
+"probe orders; killed probes explained.  Writes RUN/report/: report.md,\n"
+"report.html (self-contained), summary.csv, summary.json, charts/ (gnuplot SVG\n"
+"and PNG), traces/ (one Perfetto / Chrome trace per boot).\n"
 "\n"
 "Then prints a headline, one row per mode in run order, and report.html's path;\n"
 "its numbers are report.md's, counted over the same boots:\n"
@@ -219,12 +221,16 @@ static const char compare_usage[] =
 "\n"
 "Two runs side by side (two kernels, two scenarios): for every mode in both,\n"
 "boot time and probe phase medians, the difference B - A with its 95 %\n"
-"bootstrap CI, the change in percent and a Mann-Whitney U test.\n"
+"bootstrap CI, the change in percent, the Mann-Whitney p, that p\n"
+"Holm-adjusted over the shared modes (per metric), and the minimum detectable\n"
+"difference at these boots (power 0.8, p < 0.05 / modes; \"none\" when no\n"
+"arrangement of them can reach it; docs/statistics.md).\n"
 "\n"
 "      --fail-if-slower PCT  exit 1 when B's median boot time is more than PCT %\n"
 "                            above A's and the CI of the difference lies above 0;\n"
 "                            exit 3 when a mode cannot be judged: no ok boot on\n"
-"                            one side, or the mode in one run only\n"
+"                            one side, or the mode in one run only; the gate reads\n"
+"                            the CI and PCT, not the p (see docs/statistics.md)\n"
 "  -j, --json                machine-readable output\n"
 "  -h, --help                this text\n"
 "\n"
@@ -274,8 +280,43 @@ static json_object *comparison_row(const struct mode_stats *m, enum metric k,
 	json_object_object_add(o, "diff_ci95_hi", json_num(c->diff_hi));
 	json_object_object_add(o, "pct", json_num(c->pct));
 	json_object_object_add(o, "p", json_num(c->mw.p));
+	comparison__json_power(o, c);
 	json_object_object_add(o, "slower_beyond_threshold", json_object_new_boolean(slower));
 	return o;
+}
+
+/* The metrics compare reads, per shared mode. */
+static const enum metric compare_metrics[] = { M_BOOT, M_PHASE };
+#define NR_COMPARE 2
+
+/*
+ * Every mode in both runs on compare_metrics, Holm-adjusted per metric over
+ * the shared modes: entry [shared * NR_COMPARE + k], *@n shared modes, their
+ * indices in @a in @idx.  The caller frees both.
+ */
+static struct comparison *compare_all(struct run_data *a, struct run_data *b, int **idx, int *n)
+{
+	struct comparison *c = xcalloc((size_t)a->nr_modes * NR_COMPARE + 1, sizeof(*c));
+	struct comparison **fam = xcalloc(a->nr_modes + 1, sizeof(*fam));
+
+	*idx = xcalloc(a->nr_modes + 1, sizeof(**idx));
+	*n = 0;
+	for (int i = 0; i < a->nr_modes; i++) {
+		struct mode_stats *mb = run_data__mode(b, a->modes[i].name);
+
+		if (!mb)
+			continue;
+		for (int k = 0; k < NR_COMPARE; k++)
+			compare_metric(&a->modes[i], mb, compare_metrics[k], &c[*n * NR_COMPARE + k]);
+		(*idx)[(*n)++] = i;
+	}
+	for (int k = 0; k < NR_COMPARE; k++) {
+		for (int s = 0; s < *n; s++)
+			fam[s] = &c[s * NR_COMPARE + k];
+		comparisons__holm(fam, *n);
+	}
+	free(fam);
+	return c;
 }
 
 /* 0, 1 (slower beyond the gate), 2 (nothing shared) or 3 (a mode cannot be judged). */
@@ -283,34 +324,41 @@ static int compare_runs(struct run_data *a, struct run_data *b, double fail_pct,
 {
 	json_object *arr = json_object_new_array();
 	bool regression = false, gate = !isnan(fail_pct);
-	int shared = 0, unjudged = 0, one_sided;
+	int shared = 0, unjudged = 0, one_sided, *idx;
+	struct comparison *all = compare_all(a, b, &idx, &shared);
 
 	if (!json)
-		printf("%-14s %-16s %10s %10s %10s %22s %8s %8s\n", "mode", "metric", "A", "B", "B-A",
-		       "95% CI", "change", "p");
-	for (int i = 0; i < a->nr_modes; i++) {
-		struct mode_stats *ma = &a->modes[i], *mb = run_data__mode(b, ma->name);
-		const enum metric ms[] = { M_BOOT, M_PHASE };
+		printf("%-14s %-16s %10s %10s %10s %22s %8s %8s %8s %8s\n", "mode", "metric", "A",
+		       "B", "B-A", "95% CI", "change", "p", "Holm p", "MDD");
+	for (int s = 0; s < shared; s++) {
+		struct mode_stats *ma = &a->modes[idx[s]], *mb = run_data__mode(b, ma->name);
 
-		if (!mb)
-			continue;
-		shared++;
 		unjudged += mode_unjudgeable(ma, mb, a, b);
-		for (size_t k = 0; k < 2; k++) {
-			struct comparison c;
+		for (int k = 0; k < NR_COMPARE; k++) {
+			const struct comparison *c = &all[s * NR_COMPARE + k];
+			enum metric m = compare_metrics[k];
+			char mdd[16] = "none";
 			bool slower;
 
-			compare_metric(ma, mb, ms[k], &c);
-			slower = ms[k] == M_BOOT && gate && c.pct > fail_pct && c.diff_lo > 0;
+			slower = m == M_BOOT && gate && c->pct > fail_pct && c->diff_lo > 0;
 			regression |= slower;
+			if (isfinite(c->mdd) || isnan(c->mdd))
+				snprintf(mdd, sizeof(mdd), "%.3f", c->mdd);
 			if (json)
-				json_object_array_add(arr, comparison_row(ma, ms[k], &c, slower));
+				json_object_array_add(arr, comparison_row(ma, m, c, slower));
 			else
-				printf("%-14s %-16s %10.3f %10.3f %+10.3f %10.3f .. %-8.3f %+7.1f%% %8.3g%s\n",
-				       ma->name, metric_names[ms[k]], c.median_a, c.median_b, c.diff,
-				       c.diff_lo, c.diff_hi, c.pct, c.mw.p, slower ? "  SLOWER" : "");
+				printf("%-14s %-16s %10.3f %10.3f %+10.3f %10.3f .. %-8.3f %+7.1f%% %8.3g "
+				       "%8.3g %8s%s\n", ma->name, metric_names[m], c->median_a,
+				       c->median_b, c->diff, c->diff_lo, c->diff_hi, c->pct, c->mw.p,
+				       c->p_holm, mdd, slower ? "  SLOWER" : "");
 		}
 	}
+	if (!json && shared)
+		printf("p: Mann-Whitney; Holm p: adjusted over the %d modes compared per metric; MDD: "
+		       "the smallest difference these boots find with power %.1f at p < %.3g "
+		       "(docs/statistics.md)\n", shared, CMP_POWER, CMP_ALPHA / shared);
+	free(all);
+	free(idx);
 	one_sided = modes_missing(a, b, "A") + modes_missing(b, a, "B");
 	if (json) {
 		json_object *o = json_object_new_object();

@@ -2,6 +2,7 @@
 /* Arguments of `bootprobe run`. */
 #define _GNU_SOURCE
 #include "runner.h"
+#include "until.h"
 #include "util.h"
 
 #include <getopt.h>
@@ -29,7 +30,16 @@ void run__usage(FILE *out)
 "  -m, --mode SPEC       add a mode: sync, async (driver_async_probe=*),\n"
 "                        async-module (module.async_probe=1), or NAME:KERNEL-ARGS;\n"
 "                        repeatable (default: sync and async)\n"
-"  -n, --boots N         boots per mode (default: the scenario's, else 1)\n"
+"  -n, --boots N         boots per mode (default: the scenario's, else 1); with\n"
+"                        --until-ci the rounds before its rule is first checked\n"
+"                        (at least 3)\n"
+"      --until-ci WIDTH  boot in rounds, one boot of every mode a round, until the\n"
+"                        95 % CI of each mode's boot-time difference from the\n"
+"                        baseline is narrower than WIDTH seconds, or the budget is\n"
+"                        spent; prints each round's widths and what ended it.  The\n"
+"                        boots are those of a fixed run of --max-boots (same names,\n"
+"                        same per-boot draws), cut after a round\n"
+"      --max-boots N     with --until-ci: the budget, boots per mode (default 30)\n"
 "  -j, --jobs J|auto     boots at once; auto: one per CPU available (default: the\n"
 "                        scenario's jobs, else 1)\n"
 "  -t, --timeout SEC     hard timeout per boot; QEMU is killed then\n"
@@ -73,6 +83,7 @@ void run__usage(FILE *out)
 "Examples:\n"
 "  bootprobe run --boots 10 --mode sync --mode async\n"
 "  bootprobe run --scenario bench/scenarios/default.conf --jobs auto\n"
+"  bootprobe run --scenario bench/scenarios/default.conf --until-ci 0.5 --max-boots 20\n"
 "  bootprobe run --scenario bench/scenarios/debian.conf --boots 1\n"
 "  bootprobe run --image debian --mode sync --mode async --boots 5\n"
 "  bootprobe run --scenario bench/scenarios/default.conf --boots 1 --dry-run\n"
@@ -100,6 +111,8 @@ enum {
 	OPT_ROOT_WRITABLE,
 	OPT_IMAGE,
 	OPT_SHARD,
+	OPT_UNTIL_CI,
+	OPT_MAX_BOOTS,
 };
 
 static const struct option long_opts[] = {
@@ -125,6 +138,8 @@ static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	{ "shard", required_argument, NULL, OPT_SHARD },
+	{ "until-ci", required_argument, NULL, OPT_UNTIL_CI },
+	{ "max-boots", required_argument, NULL, OPT_MAX_BOOTS },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -135,8 +150,8 @@ struct raw_opts {
 	const char *scenario;
 	const char *modes[MAX_MODES + 1];
 	int nr_modes;
-	long boots, devices, jobs;
-	double timeout_s, time_scale;
+	long boots, devices, jobs, max_boots;
+	double timeout_s, time_scale, until_ci_s;
 	const char *append;
 };
 
@@ -273,6 +288,16 @@ static int parse_one(struct run_opts *o, struct raw_opts *r, int c, const char *
 		break;
 	case OPT_SHARD:
 		return parse_shard(o, arg, err, errlen);
+	case OPT_UNTIL_CI:
+		if (!parse_seconds(arg, &r->until_ci_s) || r->until_ci_s > 3600)
+			return fail(err, errlen, "--until-ci '%s': want a CI width in seconds, > 0 "
+				    "and at most 3600", arg);
+		break;
+	case OPT_MAX_BOOTS:
+		if (!parse_long(arg, UNTIL_MIN_ROUNDS, 100000, &r->max_boots))
+			return fail(err, errlen, "--max-boots '%s': want a whole number %d..100000",
+				    arg, UNTIL_MIN_ROUNDS);
+		break;
 	default:
 		return fail(err, errlen, "unknown option (see bootprobe run --help)");
 	}
@@ -323,6 +348,34 @@ static int apply_append(struct scenario *sc, const char *append, char *err, int 
 	return scenario__validate(sc, err, errlen);
 }
 
+/*
+ * --until-ci: --boots becomes the rounds before the first check (at least
+ * UNTIL_MIN_ROUNDS) and the budget the boots planned, so names and draws
+ * are a fixed run's.  Combinations that make no sense are refused here, one
+ * line each; an option that splits or shares a run's boots belongs here too.
+ */
+static int apply_until(struct run_opts *o, const struct raw_opts *r, char *err, int errlen)
+{
+	if (r->max_boots && !(r->until_ci_s > 0))
+		return fail(err, errlen, "--max-boots: only with --until-ci (a fixed run takes "
+			    "--boots)");
+	if (!(r->until_ci_s > 0))
+		return 0;
+	if (o->shard_n)
+		return fail(err, errlen, "--until-ci: not with --shard (a run that decides its "
+			    "own length cannot be cut into parts in advance)");
+	if (o->sc.nr_modes < 2)
+		return fail(err, errlen, "--until-ci: needs a mode besides the baseline to "
+			    "compare with it");
+	o->until_ci_s = r->until_ci_s;
+	o->until_min = o->boots > UNTIL_MIN_ROUNDS ? o->boots : UNTIL_MIN_ROUNDS;
+	o->boots = r->max_boots ? r->max_boots : UNTIL_DEFAULT_MAX;
+	if (o->boots < o->until_min)
+		return fail(err, errlen, "--max-boots %ld: fewer than the %ld rounds booted before "
+			    "the first check (--boots)", o->boots, o->until_min);
+	return 0;
+}
+
 /* Options override the scenario; the scenario overrides the defaults. */
 static int apply(struct run_opts *o, const struct raw_opts *r, char *err, int errlen)
 {
@@ -357,6 +410,8 @@ static int apply(struct run_opts *o, const struct raw_opts *r, char *err, int er
 		return fail(err, errlen, "--shard: needs --run-id, the same on every part, so "
 			    "bootprobe merge can join them");
 	resolve_jobs(o, r->jobs ? r->jobs : sc->jobs, r->jobs ? "--jobs" : "scenario");
+	if (apply_until(o, r, err, errlen))
+		return -1;
 	o->timeout_s = r->timeout_s > 0 ? r->timeout_s : sc->timeout_s > 0 ? sc->timeout_s
 									   : DEFAULT_TIMEOUT_S;
 	if (sc->image == IMAGE_DEBIAN)

@@ -15,8 +15,9 @@
 
 const char driver_verdict_rule[] =
 	"a driver is faster or slower when the 95 % bootstrap CI of the difference of "
-	"medians of its per-boot probe total excludes 0, with at least 3 such boots in "
-	"each mode; otherwise no clear change";
+	"medians of its per-boot probe total excludes 0 and its Mann-Whitney p, "
+	"Holm-adjusted over the drivers of that mode with at least 3 such boots in each "
+	"mode, is below 0.05; otherwise no clear change";
 
 static const char *const verdict_names[] = {
 	[DV_SLOWER] = "slower",
@@ -41,25 +42,49 @@ static const struct driver_stats *mode__find_driver(const struct mode_stats *m,
 	return NULL;
 }
 
+static void driver_change__compare(struct driver_change *d)
+{
+	/* An empty side gives NaNs, not zeros. */
+	compare_samples(d->a ? d->a->boot_s : NULL, d->a ? d->a->nr_boot_s : 0,
+			d->b ? d->b->boot_s : NULL, d->b ? d->b->nr_boot_s : 0, &d->c);
+}
+
+static bool driver_change__judged(const struct driver_change *d)
+{
+	return d->a && d->b && d->c.na >= DRIVER_MIN_BOOTS && d->c.nb >= DRIVER_MIN_BOOTS;
+}
+
 static void driver_change__judge(struct driver_change *d)
 {
 	struct comparison *c = &d->c;
 
-	/* An empty side gives NaNs, not zeros. */
-	compare_samples(d->a ? d->a->boot_s : NULL, d->a ? d->a->nr_boot_s : 0,
-			d->b ? d->b->boot_s : NULL, d->b ? d->b->nr_boot_s : 0, c);
 	if (!d->b)
 		d->verdict = DV_ONLY_BASE;
 	else if (!d->a)
 		d->verdict = DV_ONLY_MODE;
-	else if (c->na < DRIVER_MIN_BOOTS || c->nb < DRIVER_MIN_BOOTS)
+	else if (!driver_change__judged(d))
 		d->verdict = DV_FEW_BOOTS;
-	else if (c->diff_lo > 0)
-		d->verdict = DV_SLOWER;
-	else if (c->diff_hi < 0)
-		d->verdict = DV_FASTER;
+	else if (comparison__significant(c))
+		d->verdict = c->diff_lo > 0 ? DV_SLOWER : DV_FASTER;
 	else
 		d->verdict = DV_UNCLEAR;
+}
+
+/* The judged drivers of a mode are one family: Holm over them, then the verdicts. */
+static void driver_changes__judge(struct driver_change *v, int n)
+{
+	struct comparison **fam = xcalloc(n + 1, sizeof(*fam));
+	int k = 0;
+
+	for (int i = 0; i < n; i++) {
+		driver_change__compare(&v[i]);
+		if (driver_change__judged(&v[i]))
+			fam[k++] = &v[i].c;
+	}
+	comparisons__holm(fam, k);
+	for (int i = 0; i < n; i++)
+		driver_change__judge(&v[i]);
+	free(fam);
 }
 
 /* Drivers of both modes by |difference| (NaN last), then one-mode ones; then by name. */
@@ -99,8 +124,7 @@ struct driver_change *driver_changes(const struct mode_stats *a, const struct mo
 		v[*n].driver = b->drivers[i].driver;
 		v[(*n)++].b = &b->drivers[i];
 	}
-	for (int i = 0; i < *n; i++)
-		driver_change__judge(&v[i]);
+	driver_changes__judge(v, *n);
 	qsort(v, *n, sizeof(*v), cmp_driver_change);
 	return v;
 }
@@ -235,6 +259,7 @@ static json_object *driver_change__json(const struct driver_change *d)
 	json_object_object_add(o, "diff_ci95_hi_s", json_num(c->diff_hi));
 	json_object_object_add(o, "pct", json_num(c->pct));
 	json_object_object_add(o, "mann_whitney_p", json_num(c->mw.p));
+	comparison__json_power(o, c);
 	return o;
 }
 

@@ -271,26 +271,36 @@ static void md_modes(FILE *f, struct run_data *r)
 
 static int kills_unknown(const struct run_data *r);
 
-/* The metrics every mode is compared on against the baseline; boot time first. */
-static const enum metric cmp_metrics[] = { M_BOOT, M_PHASE, M_GAP };
-#define NR_CMP (int)(sizeof(cmp_metrics) / sizeof(cmp_metrics[0]))
+/* "p = 0.1 (exact), Holm p = 0.9 over 9 modes" for the answer and the tables. */
+static void fmt_p(char *buf, size_t len, const struct comparison *c)
+{
+	if (c->family > 1)
+		snprintf(buf, len, "Mann-Whitney p = %.3g%s, Holm p = %.3g over %d modes", c->mw.p,
+			 c->mw.exact ? " (exact)" : "", c->p_holm, c->family);
+	else
+		snprintf(buf, len, "Mann-Whitney p = %.3g%s", c->mw.p, c->mw.exact ? " (exact)" : "");
+}
 
 /*
- * Every mode against @base on cmp_metrics, computed once for the answer and
- * the table: entry [mode * NR_CMP + k]; NULL without a baseline and another
- * mode.  The caller frees.
+ * What this run could detect, in a sentence or two: the MDD at its boots, or
+ * that no arrangement of them reaches the level; then the boots per mode a
+ * difference of the observed size needs, where that is more than it had.
  */
-static struct comparison *run_comparisons(struct run_data *r, const struct mode_stats *base)
+static void md_power(FILE *f, const struct comparison *c, const char *unit)
 {
-	struct comparison *c;
+	size_t least = c->na < c->nb ? c->na : c->nb;
 
-	if (!base || r->nr_modes < 2)
-		return NULL;
-	c = xcalloc((size_t)r->nr_modes * NR_CMP, sizeof(*c));
-	for (int i = 0; i < r->nr_modes; i++)
-		for (int k = 0; &r->modes[i] != base && k < NR_CMP; k++)
-			compare_metric(base, &r->modes[i], cmp_metrics[k], &c[i * NR_CMP + k]);
-	return c;
+	if (isinf(c->mdd))
+		fprintf(f, " With %zu and %zu boots no difference can reach p < %.3g (the exact "
+			"Mann-Whitney p cannot go below %.3g); that takes %zu boots per mode.", c->nb,
+			c->na, c->alpha, stats_mw_min_p(c->na, c->nb), stats_mw_min_n(c->alpha));
+	else if (isfinite(c->mdd))
+		fprintf(f, " At these boots the smallest difference found with power %.1f at "
+			"p < %.3g is %.3f %s.", CMP_POWER, c->alpha, c->mdd, unit);
+	/* beyond what the test itself needs, said just before */
+	if (c->n_needed > least && (!isinf(c->mdd) || c->n_needed > stats_mw_min_n(c->alpha)))
+		fprintf(f, " Need about %zu boots per mode to detect a %.3f %s difference.",
+			c->n_needed, fabs(c->diff), unit);
 }
 
 static void md_comparisons(FILE *f, struct run_data *r, const struct mode_stats *base,
@@ -299,24 +309,39 @@ static void md_comparisons(FILE *f, struct run_data *r, const struct mode_stats 
 	if (!cmp)
 		return;
 	fprintf(f, "## Compared with %s\n\n"
-		"Difference of medians (mode − %s) with its 95 %% bootstrap CI, and the "
-		"two-sided Mann-Whitney U test.\n\n"
-		"| mode | metric | median %s | median mode | difference | 95 %% CI | change | U | p |\n"
-		"|---|---|---|---|---|---|---|---|---|\n", md(base->name), md(base->name),
-		md(base->name));
+		"Difference of medians (mode − %s) with its 95 %% bootstrap CI; the two-sided "
+		"Mann-Whitney U test's p, and that p **Holm-adjusted** over the modes compared "
+		"on the same metric (a verdict uses the Holm p: a difference is significant when "
+		"the CI excludes 0 and the Holm p is below %.2g); **MDD**: the smallest difference "
+		"these boots detect with power %.1f at p < 0.05 / the number of modes compared "
+		"(Holm's first step), by the normal approximation from the pooled robust SD "
+		"(IQR / 1.349) and Mann-Whitney's efficiency 3/π, \"none\" when no arrangement "
+		"of these boots can reach that p; **boots needed**: per mode, to detect the "
+		"difference observed that way.\n\n"
+		"| mode | metric | median %s | median mode | difference | 95 %% CI | change | p | "
+		"Holm p | MDD | boots needed |\n"
+		"|---|---|---|---|---|---|---|---|---|---|---|\n", md(base->name), md(base->name),
+		CMP_ALPHA, CMP_POWER, md(base->name));
 	for (int i = 0; i < r->nr_modes; i++) {
 		if (&r->modes[i] == base)
 			continue;
 		for (int k = 0; k < NR_CMP; k++) {
 			const struct comparison *c = &cmp[i * NR_CMP + k];
-			char pct[32] = "-";
+			char pct[32] = "-", mdd[32] = "none", need[32] = "-";
 
 			if (isfinite(c->pct))
 				snprintf(pct, sizeof(pct), "%+.1f %%", c->pct);
-			fprintf(f, "| %s | %s | %.3f | %.3f | %+.3f | %+.3f – %+.3f | %s | %.1f | %.3g%s |\n",
-				md(r->modes[i].name), metric_titles[cmp_metrics[k]], c->median_a,
-				c->median_b, c->diff, c->diff_lo, c->diff_hi, pct, c->mw.u, c->mw.p,
-				c->mw.exact ? " (exact)" : "");
+			if (isfinite(c->mdd))
+				snprintf(mdd, sizeof(mdd), "%.3f", c->mdd);
+			else if (isnan(c->mdd))
+				snprintf(mdd, sizeof(mdd), "-");
+			if (c->n_needed)
+				snprintf(need, sizeof(need), "%zu", c->n_needed);
+			fprintf(f, "| %s | %s | %.3f | %.3f | %+.3f | %+.3f – %+.3f | %s | %.3g%s | "
+				"%.3g | %s | %s |\n", md(r->modes[i].name),
+				metric_titles[cmp_metrics[k]], c->median_a, c->median_b, c->diff,
+				c->diff_lo, c->diff_hi, pct, c->mw.p, c->mw.exact ? " (exact)" : "",
+				c->p_holm, mdd, need);
 		}
 	}
 	fprintf(f, "\n");
@@ -364,10 +389,19 @@ static void md_answer(FILE *f, struct run_data *r, const struct mode_stats *base
 		return;
 	bname = md_str(base->name);
 	fprintf(f, "## Answer\n\n");
+	if (r->nr_modes > 2)
+		fprintf(f, "Each mode's median boot time against **%s**. A difference counts when "
+			"the 95 %% CI of the difference of medians excludes 0 and the Mann-Whitney p, "
+			"Holm-adjusted over the %d modes compared with %s, is below %.2g.\n\n", bname,
+			r->nr_modes - 1, bname, CMP_ALPHA);
+	else
+		fprintf(f, "The median boot time against **%s**. A difference counts when the 95 %% "
+			"CI of the difference of medians excludes 0 and the Mann-Whitney p is below "
+			"%.2g (one comparison: nothing to adjust).\n\n", bname, CMP_ALPHA);
 	for (int i = 0; i < r->nr_modes; i++) {
 		const struct comparison *c = &cmp[i * NR_CMP];	/* cmp_metrics[0]: boot time */
 		const char *name = md(r->modes[i].name);
-		char pct[32] = "", by[32] = "";
+		char pct[32] = "", by[32] = "", p[128];
 
 		if (&r->modes[i] == base)
 			continue;
@@ -375,23 +409,35 @@ static void md_answer(FILE *f, struct run_data *r, const struct mode_stats *base
 			snprintf(pct, sizeof(pct), ", %+.1f %%", c->pct);
 			snprintf(by, sizeof(by), " (%+.1f %%)", c->pct);
 		}
-		if (!c->na || !c->nb || !isfinite(c->diff_lo) || !isfinite(c->diff_hi))
+		fmt_p(p, sizeof(p), c);
+		if (!c->na || !c->nb || !isfinite(c->diff_lo) || !isfinite(c->diff_hi)) {
 			fprintf(f, "**%s** against **%s**: not comparable, %zu and %zu ok boots "
 				"with a boot time.\n\n", name, bname, c->nb, c->na);
-		else if (c->diff_lo <= 0 && c->diff_hi >= 0)
-			fprintf(f, "**%s** against **%s**: no clear difference in median boot time "
-				"(%.3f s against %.3f s, %+.3f s%s; the 95 %% CI of the difference, "
-				"%+.3f – %+.3f s, includes 0; Mann-Whitney p = %.3g%s; %zu and %zu ok "
-				"boots).\n\n", name, bname, c->median_b, c->median_a, c->diff, pct,
-				c->diff_lo, c->diff_hi, c->mw.p, c->mw.exact ? ", exact" : "", c->nb,
-				c->na);
-		else
+			continue;
+		}
+		if (comparison__significant(c))
 			fprintf(f, "**%s** boots **%s** than **%s** by %.3f s%s in median boot time "
 				"(%.3f s against %.3f s; 95 %% CI of the difference %+.3f – %+.3f s; "
-				"Mann-Whitney p = %.3g%s; %zu and %zu ok boots).\n\n", name,
+				"%s; %zu and %zu ok boots).\n\n", name,
 				c->diff < 0 ? "faster" : "slower", bname, fabs(c->diff), by,
-				c->median_b, c->median_a, c->diff_lo, c->diff_hi, c->mw.p,
-				c->mw.exact ? ", exact" : "", c->nb, c->na);
+				c->median_b, c->median_a, c->diff_lo, c->diff_hi, p, c->nb, c->na);
+		else if (comparison__suggestive(c))
+			fprintf(f, "**%s** against **%s**: **%s** by %.3f s%s in median boot time in "
+				"these boots, but not significant (%.3f s against %.3f s; the 95 %% CI "
+				"of the difference, %+.3f – %+.3f s, excludes 0; %s; %zu and %zu ok "
+				"boots).", name, bname, c->diff < 0 ? "faster" : "slower",
+				fabs(c->diff), by, c->median_b, c->median_a, c->diff_lo, c->diff_hi,
+				p, c->nb, c->na);
+		else
+			fprintf(f, "**%s** against **%s**: no clear difference in median boot time "
+				"(%.3f s against %.3f s, %+.3f s%s; the 95 %% CI of the difference, "
+				"%+.3f – %+.3f s, includes 0; %s; %zu and %zu ok boots).", name, bname,
+				c->median_b, c->median_a, c->diff, pct, c->diff_lo, c->diff_hi, p,
+				c->nb, c->na);
+		if (!comparison__significant(c)) {
+			md_power(f, c, "s");
+			fprintf(f, "\n\n");
+		}
 	}
 	fprintf(f, "**Killed**: ");
 	for (int i = 0; i < r->nr_modes; i++) {
@@ -450,7 +496,7 @@ static void md_driver_row(FILE *f, const struct driver_change *d)
 {
 	const struct comparison *c = &d->c;
 	char *name = md_str(d->driver);
-	char ma[32], mb[32], diff[32], lo[32], hi[32], pct[32] = "-";
+	char ma[32], mb[32], diff[32], lo[32], hi[32], pct[32] = "-", mdd[32];
 
 	fmt_ms(ma, sizeof(ma), c->median_a, false);
 	fmt_ms(mb, sizeof(mb), c->median_b, false);
@@ -459,8 +505,12 @@ static void md_driver_row(FILE *f, const struct driver_change *d)
 	fmt_ms(hi, sizeof(hi), c->diff_hi, true);
 	if (isfinite(c->pct))
 		snprintf(pct, sizeof(pct), "%+.1f %%", c->pct);
-	fprintf(f, "| %s | %zu / %zu | %s | %s | %s | %s – %s | %s | %s |\n", name, c->na, c->nb,
-		ma, mb, diff, lo, hi, pct, driver_verdict__name(d->verdict));
+	fmt_ms(mdd, sizeof(mdd), c->mdd, false);
+	if (isinf(c->mdd))
+		snprintf(mdd, sizeof(mdd), "none");
+	fprintf(f, "| %s | %zu / %zu | %s | %s | %s | %s – %s | %s | %.3g | %.3g | %s | %s |\n",
+		name, c->na, c->nb, ma, mb, diff, lo, hi, pct, c->mw.p, c->p_holm, mdd,
+		driver_verdict__name(d->verdict));
 	free(name);
 }
 
@@ -496,8 +546,8 @@ static void md_changed_drivers(FILE *f, const struct driver_change *v, int n, in
 			       const char *bname, const char *mname)
 {
 	fprintf(f, "| driver | boots %s / %s | median %s (ms) | median %s (ms) | "
-		"difference (ms) | 95 %% CI (ms) | change | verdict |\n"
-		"|---|---|---|---|---|---|---|---|\n", bname, mname, bname, mname);
+		"difference (ms) | 95 %% CI (ms) | change | p | Holm p | MDD (ms) | verdict |\n"
+		"|---|---|---|---|---|---|---|---|---|---|---|\n", bname, mname, bname, mname);
 	for (int i = 0, shown = 0; i < n && shown < MD_CHANGED_ROWS; i++)
 		if (v[i].verdict == DV_SLOWER || v[i].verdict == DV_FASTER) {
 			md_driver_row(f, &v[i]);
@@ -511,14 +561,22 @@ static void md_changed_drivers(FILE *f, const struct driver_change *v, int n, in
 /* One mode's drivers against the baseline: clear changes, then one line of counts. */
 static void md_mode_drivers(FILE *f, const struct mode_stats *base, const struct mode_stats *m)
 {
-	int n, changed = 0, unclear = 0, few = 0;
+	int n, changed = 0, unclear = 0, few = 0, weak = 0, family = 0;
 	struct driver_change *v = driver_changes(base, m, &n);
+	double alpha = CMP_ALPHA;
+	size_t least = 0;
 	char *bname = md_str(base->name), *mname = md_str(m->name);
 
 	for (int i = 0; i < n; i++) {
 		changed += v[i].verdict == DV_SLOWER || v[i].verdict == DV_FASTER;
 		unclear += v[i].verdict == DV_UNCLEAR || v[i].verdict == DV_FEW_BOOTS;
 		few += v[i].verdict == DV_FEW_BOOTS;
+		if (v[i].verdict == DV_UNCLEAR && comparison__suggestive(&v[i].c)) {
+			weak++;
+			family = v[i].c.family;
+			alpha = v[i].c.alpha;
+			least = v[i].c.na < v[i].c.nb ? v[i].c.na : v[i].c.nb;
+		}
 	}
 	fprintf(f, "### %s\n\n", mname);
 	if (changed)
@@ -528,6 +586,14 @@ static void md_mode_drivers(FILE *f, const struct mode_stats *base, const struct
 	if (few)
 		fprintf(f, " (%d of them in fewer than %d boots of a mode)", few, DRIVER_MIN_BOOTS);
 	fprintf(f, ".");
+	if (weak) {
+		fprintf(f, " %d driver%s changed in these boots (the CI excludes 0) but not "
+			"significantly after Holm over %d drivers", weak, weak == 1 ? "" : "s", family);
+		if (stats_mw_min_p(least, least) >= alpha)
+			fprintf(f, ": with %zu boots a side no p can go below %.3g; that takes %zu",
+				least, alpha, stats_mw_min_n(alpha));
+		fprintf(f, " (drivers.csv: p_holm, mdd_s, boots_needed).");
+	}
 	md_one_mode_drivers(f, v, n, DV_ONLY_BASE, base->name);
 	md_one_mode_drivers(f, v, n, DV_ONLY_MODE, m->name);
 	fprintf(f, "\n\n");
@@ -856,7 +922,8 @@ static int write_drivers_csv(struct run_data *r, const char *dir)
 	FILE *f = out_file__open(&o, dir, "drivers.csv");
 
 	fprintf(f, "baseline,mode,driver,verdict,baseline_boots,mode_boots,baseline_median_s,"
-		"mode_median_s,median_diff_s,diff_ci95_lo_s,diff_ci95_hi_s,pct,mann_whitney_p\n");
+		"mode_median_s,median_diff_s,diff_ci95_lo_s,diff_ci95_hi_s,pct,mann_whitney_p,"
+		"p_holm,holm_family,mdd_s,boots_needed\n");
 	for (int i = 0; base && i < r->nr_modes; i++) {
 		struct driver_change *v;
 		int n;
@@ -881,6 +948,13 @@ static int write_drivers_csv(struct run_data *r, const char *dir)
 			csv_num(f, c->diff_hi);
 			csv_num(f, c->pct);
 			csv_num(f, c->mw.p);
+			csv_num(f, c->p_holm);
+			fprintf(f, ",%d", c->family);
+			csv_num(f, c->mdd);
+			if (c->n_needed)
+				fprintf(f, ",%zu", c->n_needed);
+			else
+				fputc(',', f);
 			fputc('\n', f);
 		}
 		free(v);
@@ -1143,7 +1217,7 @@ static void md_jobs(FILE *f, const struct run_data *r)
 static void write_md_body(FILE *f, struct run_data *r, bool charts)
 {
 	struct mode_stats *base = run_data__baseline(r);
-	struct comparison *cmp = run_comparisons(r, base);
+	struct comparison *cmp = run_data__comparisons(r, base);
 
 	fprintf(f, "# bootprobe report: %s\n\n", md(r->run_id));
 	md_headline(f, r);
@@ -1155,6 +1229,9 @@ static void write_md_body(FILE *f, struct run_data *r, bool charts)
 		"systemd, systemd's own multi-user.target timestamp takes the place of udev's "
 		"queue (udev runs under systemd there)." : "");
 	md_jobs(f, r);
+	if (r->until_end)
+		fprintf(f, "The run booted in rounds until a condition held (`run --until-ci`): "
+			"%s.\n\n", md(r->until_end));
 	md_damaged(f, r);
 	md_answer(f, r, base, cmp);
 	md_drivers(f, r);

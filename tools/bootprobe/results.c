@@ -231,6 +231,15 @@ int results__write_manifest(const struct run *run)
 	add_str(o, "started_at", run->started_at);
 	add_str(o, "ended_at", run->ended_at[0] ? run->ended_at : NULL);
 	json_object_object_add(o, "interrupted", json_object_new_boolean(run->interrupted));
+	if (opts->until_ci_s > 0) {
+		struct json_object *u = json_object_new_object();
+
+		json_object_object_add(u, "ci_width_s", json_seconds(opts->until_ci_s));
+		json_object_object_add(u, "first_check_after", json_object_new_int(opts->until_min));
+		json_object_object_add(u, "max_boots_per_mode", json_object_new_int(opts->boots));
+		add_str(u, "ended", run->until_end[0] ? run->until_end : NULL);
+		json_object_object_add(o, "until", u);
+	}
 	path = xasprintf("%s/manifest.json", run->dir);
 	err = jwrite(path, o, "bootprobe");
 	free(path);

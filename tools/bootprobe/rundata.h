@@ -8,6 +8,8 @@
 #include "phases.h"
 #include "stats.h"
 
+#include <stdbool.h>
+
 struct json_object;
 
 /* The metrics compared across boots, in report order. */
@@ -105,6 +107,7 @@ struct run_data {
 	char *dir;
 	char *run_id;
 	char *baseline;		/* the manifest's baseline mode, or NULL */
+	char *until_end;	/* run --until-ci: what ended it (the manifest's), or NULL */
 	/* The manifest's modes and boot 1's kernel arguments of each, in order. */
 	struct strv mode_names, mode_args;
 	double time_scale;	/* the scenario's, 0 if the manifest does not say */
@@ -139,16 +142,55 @@ struct mode_stats *run_data__mode(struct run_data *r, const char *name);
 /* The mode others are compared with: the manifest's baseline, else "sync", else the first. */
 struct mode_stats *run_data__baseline(struct run_data *r);
 
+/* The significance level and power every comparison is judged at. */
+#define CMP_ALPHA 0.05
+#define CMP_POWER 0.8
+
 struct comparison {
 	double median_a, median_b, diff, diff_lo, diff_hi, pct;
 	struct mann_whitney mw;
 	size_t na, nb;
+	/* Power and multiplicity (comparison__power, comparisons__holm) */
+	double sd;		/* pooled robust SD of the two samples */
+	double p_holm;		/* Holm-adjusted over its family; mw.p in a family of one */
+	int family;		/* comparisons in that family */
+	double alpha;		/* CMP_ALPHA / family: what Holm asks of the smallest p */
+	double mdd;		/* minimum detectable difference at alpha, CMP_POWER, this n */
+	size_t n_needed;	/* boots per side to detect |diff| that way (0: no diff) */
 };
 void compare_metric(const struct mode_stats *a, const struct mode_stats *b, enum metric m,
 		    struct comparison *c);
 /* The same for any two samples (b − a). */
 void compare_samples(const double *a, size_t na, const double *b, size_t nb,
 		     struct comparison *c);
+/*
+ * Holm-adjust the Mann-Whitney p values of the @n comparisons @c (one
+ * family: the comparisons answering one question, e.g. every mode's boot
+ * time against the baseline), then their power at CMP_ALPHA / family.
+ */
+void comparisons__holm(struct comparison *const *c, int n);
+/* MDD and boots needed at @c->alpha (set by compare_samples and comparisons__holm). */
+void comparison__power(struct comparison *c);
+/* A difference: the CI of the difference excludes 0 and the Holm p is below CMP_ALPHA. */
+bool comparison__significant(const struct comparison *c);
+/* The CI excludes 0 but the Holm p does not reach CMP_ALPHA. */
+bool comparison__suggestive(const struct comparison *c);
+
+/* The metrics every mode is compared on against the baseline; boot time first. */
+extern const enum metric cmp_metrics[];
+#define NR_CMP 3
+/*
+ * Every mode against @base on cmp_metrics, Holm-adjusted per metric over the
+ * modes: entry [mode * NR_CMP + k]; NULL without a baseline and another
+ * mode.  The caller frees.
+ */
+struct comparison *run_data__comparisons(struct run_data *r, const struct mode_stats *base);
+
+/* What p, p_holm, mdd and boots_needed mean, in words (summary.json, report.md). */
+extern const char comparisons_note[];
+/* Those fields of @c into the JSON object @o. */
+void comparison__json_power(struct json_object *o, const struct comparison *c);
+
 /* Boots of @m (with events) where @d had no probe span at all. */
 int device_outcome__missing(const struct mode_stats *m, const struct device_outcome *d);
 

@@ -11,6 +11,7 @@
 #include "accel.h"
 #include "boot.h"
 #include "qemu.h"
+#include "until.h"
 #include "util.h"
 
 #include <errno.h>
@@ -472,13 +473,17 @@ static bool read_signals(int sfd)
 static int run__loop(struct run *run, int sfd)
 {
 	int next = 0, err = 0;
+	struct until u;
+	bool ended = false;	/* --until-ci said stop */
 
+	until__init(&u, run);
 	while (run->nr_finished < run->nr_boots) {
 		struct pollfd pfd = { .fd = sfd, .events = POLLIN };
 		int timeout;
 
 		while (!run->interrupted && next < run->nr_boots &&
-		       running_count(run) < run->opts->jobs) {
+		       running_count(run) < run->opts->jobs &&
+		       until__may_start(&u, run->boots[next].index)) {
 			err = boot__start(run, &run->boots[next++]);
 			if (err)
 				break;
@@ -487,7 +492,7 @@ static int run__loop(struct run *run, int sfd)
 			kill_all(run);
 			run->interrupted = true;
 		}
-		if (run->interrupted && running_count(run) == 0)
+		if ((run->interrupted || ended) && running_count(run) == 0)
 			break;
 		timeout = enforce_deadlines(run);
 		if (poll(&pfd, 1, timeout) < 0 && errno != EINTR)
@@ -498,6 +503,11 @@ static int run__loop(struct run *run, int sfd)
 			kill_all(run);
 		}
 		reap_children(run);
+		ended = until__step(&u, run);
+	}
+	if (u.on) {
+		until__describe(&u, run, run->until_end, sizeof(run->until_end));
+		fprintf(stderr, "bootprobe: --until-ci: %s\n", run->until_end);
 	}
 	return err;
 }
@@ -553,8 +563,9 @@ int run__execute(struct run *run)
 	if (!err) {
 		run->start_ns = now_mono_ns();	/* ETA counts boots only */
 		if (!run->opts->quiet)
-			fprintf(stderr, "bootprobe: run %s: %d boots (%d modes x %ld), %ld at once, accel %s, results in %s\n",
-				run->id, run->nr_boots, run->opts->sc.nr_modes,
+			fprintf(stderr, "bootprobe: run %s: %s%d boots (%d modes x %ld), %ld at once, accel %s, results in %s\n",
+				run->id, run->opts->until_ci_s > 0 ? "up to " : "",
+				run->nr_boots, run->opts->sc.nr_modes,
 				run->opts->boots, run->opts->jobs, run->accel, run->dir);
 		err = run__loop(run, sfd);
 	}

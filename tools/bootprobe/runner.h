@@ -32,6 +32,9 @@ struct run_opts {
 	bool json;		/* print the manifest on stdout at the end */
 	bool dry_run;		/* print every boot's kernel arguments, boot nothing */
 	long shard_k, shard_n;	/* --shard K/N: this part of the plan; 0/0 the whole run */
+	/* --until-ci: boots is then the budget (--max-boots); until.h */
+	double until_ci_s;	/* 0: a fixed run */
+	long until_min;		/* rounds before the rule is first checked */
 };
 
 struct boot {
@@ -76,6 +79,7 @@ struct run {
 	char *folder;		/* RESULTS/FOLDER: the run id, a shard's with .shard-K-of-N */
 	int nr_finished;
 	bool interrupted;
+	char until_end[512];	/* --until-ci: why it stopped, for the manifest */
 };
 
 /* Parse `run` arguments into @opts; -1 with a one-line message in @err. */

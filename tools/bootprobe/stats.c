@@ -265,3 +265,131 @@ void stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 	if (r->p > 1)
 		r->p = 1;
 }
+
+struct p_index {
+	double p;
+	size_t i;
+};
+
+static int cmp_p_index(const void *a, const void *b)
+{
+	const struct p_index *x = a, *y = b;
+
+	if (x->p != y->p)
+		return x->p < y->p ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);	/* ties keep their order */
+}
+
+void stats_holm(const double *p, size_t n, double *adj)
+{
+	struct p_index *v = xmalloc((n + 1) * sizeof(*v));
+	size_t k = 0;
+	double run = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(p[i]))
+			v[k++] = (struct p_index){ p[i], i };
+	for (size_t i = 0; i < n; i++)
+		if (isnan(p[i]))
+			adj[i] = NAN;
+	qsort(v, k, sizeof(*v), cmp_p_index);
+	for (size_t j = 0; j < k; j++) {
+		double a = v[j].p * (double)(k - j);
+
+		if (a > run)
+			run = a;
+		adj[v[j].i] = run < 1 ? run : 1;
+	}
+	free(v);
+}
+
+/* Bisection on erfc: slower than a rational approximation, exact to a double. */
+double stats_norm_quantile(double p)
+{
+	double lo = -40, hi = 40;
+
+	if (!(p > 0 && p < 1))
+		return NAN;
+	for (int i = 0; i < 200 && hi - lo > 1e-15; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (0.5 * erfc(-mid / M_SQRT2) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+double stats_robust_sd(const double *x, size_t n)
+{
+	double *c, iqr;
+
+	if (!n)
+		return NAN;
+	c = sorted_copy(x, n);
+	iqr = stats_quantile_sorted(c, n, 0.75) - stats_quantile_sorted(c, n, 0.25);
+	free(c);
+	return iqr / 1.349;
+}
+
+double stats_pooled_robust_sd(const double *a, size_t na, const double *b, size_t nb)
+{
+	double sa, sb;
+
+	if (na + nb < 3 || !na || !nb)
+		return NAN;
+	sa = stats_robust_sd(a, na);
+	sb = stats_robust_sd(b, nb);
+	return sqrt(((na - 1) * sa * sa + (nb - 1) * sb * sb) / (double)(na + nb - 2));
+}
+
+double stats_mw_min_p(size_t na, size_t nb)
+{
+	double c = 1;
+
+	if (!na || !nb)
+		return 1;
+	/* C(na + nb, na), built up as a product of ratios */
+	for (size_t i = 1; i <= na; i++)
+		c = c * (double)(nb + i) / (double)i;
+	return 2 / c > 1 ? 1 : 2 / c;
+}
+
+size_t stats_mw_min_n(double alpha)
+{
+	size_t n = 1;
+
+	while (n < 1000 && stats_mw_min_p(n, n) >= alpha)
+		n++;
+	return n;
+}
+
+static double z_sum(double alpha, double power)
+{
+	return stats_norm_quantile(1 - alpha / 2) + stats_norm_quantile(power);
+}
+
+double stats_mdd(double sd, size_t na, size_t nb, double alpha, double power)
+{
+	if (!na || !nb)
+		return NAN;
+	if (stats_mw_min_p(na, nb) >= alpha)
+		return INFINITY;
+	if (!isfinite(sd) || sd < 0)
+		return NAN;
+	return z_sum(alpha, power) * sd * sqrt(1.0 / na + 1.0 / nb) / sqrt(STATS_MW_ARE);
+}
+
+size_t stats_n_needed(double sd, double d, double alpha, double power)
+{
+	size_t floor_n = stats_mw_min_n(alpha);
+	double z = z_sum(alpha, power), n;
+
+	if (!isfinite(sd) || sd < 0 || !isfinite(d) || d == 0)
+		return 0;
+	n = ceil(2 * z * z * sd * sd / (STATS_MW_ARE * d * d));
+	if (n > 1e6)
+		return 1000000;
+	return (size_t)n > floor_n ? (size_t)n : floor_n;
+}
