@@ -409,6 +409,11 @@ static void until_plan(void)
 	err = parse(&o, "--kernel", kernel, "--initrd", initrd, "--max-boots", "5", NULL);
 	CHECK(err && strstr(err, "--max-boots: only with --until-ci"), "--max-boots alone is refused");
 	run_opts__free(&o);
+	err = parse(&o, "--kernel", kernel, "--initrd", initrd, "--until-ci", "1", "--shard", "1/2",
+		    "--run-id", "r", NULL);
+	CHECK(err && strstr(err, "--until-ci: not with --shard"),
+	      "--until-ci with --shard is refused (%s)", err ? err : "no error");
+	run_opts__free(&o);
 	err = parse(&o, "--kernel", kernel, "--initrd", initrd, "--until-ci", "wide", NULL);
 	CHECK(err && strstr(err, "--until-ci 'wide'"), "--until-ci wants seconds");
 	run_opts__free(&o);
