@@ -2,6 +2,7 @@
 /* `bootprobe report`, `explain` and `compare`. */
 #define _GNU_SOURCE
 #include "analyze.h"
+#include "commands.h"
 #include "report.h"
 #include "rundata.h"
 
@@ -15,14 +16,6 @@
 static void print_json(json_object *o)
 {
 	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-}
-
-/* A one-line error and exit status 2, as for every bad input. */
-static int usage_error(const char *cmd, const char *msg, const char *arg)
-{
-	fprintf(stderr, "bootprobe %s: %s%s%s (see bootprobe %s --help)\n", cmd, msg,
-		arg ? " " : "", arg ? arg : "", cmd);
-	return 2;
 }
 
 /* ---- report -------------------------------------------------------------------------- */

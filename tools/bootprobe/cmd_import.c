@@ -13,6 +13,7 @@
  */
 #define _GNU_SOURCE
 #include "boot.h"
+#include "commands.h"
 #include "scenario.h"
 
 #include <errno.h>
@@ -60,13 +61,6 @@ struct import_opts {
 struct imported {
 	char *name, *mode, *cmdline;
 };
-
-static int usage_error(const char *msg, const char *arg)
-{
-	fprintf(stderr, WHO ": %s%s%s (see bootprobe import --help)\n", msg, arg ? " " : "",
-		arg ? arg : "");
-	return 2;
-}
 
 /* The first line of an attachment, or "". */
 static char *first_line(const struct boot_data *b, const char *name)
@@ -229,23 +223,25 @@ static int parse_args(struct import_opts *o, int argc, char **argv)
 		switch (c) {
 		case 'm':
 			if (!name_is_valid(optarg))
-				return usage_error("--mode: use letters, digits, '_', '.', '-':", optarg);
+				return usage_error("import", "--mode: use letters, digits, '_', '.', "
+						   "'-':", optarg);
 			o->mode = optarg;
 			break;
 		case 'o': o->results = optarg; break;
 		case 'r':
 			if (!name_is_valid(optarg))
-				return usage_error("--run-id: use letters, digits, '_', '.', '-':", optarg);
+				return usage_error("import", "--run-id: use letters, digits, '_', '.', "
+						   "'-':", optarg);
 			o->run_id = optarg;
 			break;
 		case 'q': o->quiet = true; break;
 		case 'h': fputs(import_usage, stdout); return 1;
-		case ':': return usage_error("option needs a value:", argv[optind - 1]);
-		default: return usage_error("unknown option", argv[optind - 1]);
+		case ':': return usage_error("import", "option needs a value:", argv[optind - 1]);
+		default: return usage_error("import", "unknown option", argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)
-		return usage_error("no LOG.jsonl given", NULL);
+		return usage_error("import", "no LOG.jsonl given", NULL);
 	return 0;
 }
 

@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include "boot.h"
+#include "commands.h"
 #include "runner.h"
 #include "scenario.h"
 
@@ -60,13 +61,6 @@ static const char merge_usage[] =
 "  bootprobe run -s bench/scenarios/default.conf --run-id big --shard 2/2  # elsewhere\n"
 "  bootprobe merge --out results/big results/big.shard-*-of-2\n"
 "  bootprobe report results/big\n";
-
-static int usage_error(const char *msg, const char *arg)
-{
-	fprintf(stderr, WHO ": %s%s%s (see bootprobe merge --help)\n", msg, arg ? " " : "",
-		arg ? arg : "");
-	return 2;
-}
 
 /* The manifest fields every part must share: the message names the field. */
 static const char *const same_fields[] = {
@@ -600,15 +594,15 @@ int cmd_merge(int argc, char **argv)
 		else if (c == 'q')
 			quiet = true;
 		else
-			return usage_error(c == ':' ? "option needs a value:" : "unknown option",
-					   argv[optind - 1]);
+			return usage_error("merge", c == ':' ? "option needs a value:"
+							    : "unknown option", argv[optind - 1]);
 	}
 	if (!out)
-		return usage_error("--out RUN is required", NULL);
+		return usage_error("merge", "--out RUN is required", NULL);
 	if (optind >= argc)
-		return usage_error("no PART folders given", NULL);
+		return usage_error("merge", "no PART folders given", NULL);
 	if (argc - optind > MAX_PARTS)
-		return usage_error("too many parts, at most 4096", NULL);
+		return usage_error("merge", "too many parts, at most 4096", NULL);
 	m = xcalloc(1, sizeof(*m));
 	rc = merge__check(m, argc - optind, argv + optind) ? 2 : merge__run(m, out, quiet);
 	merge__free(m);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* bootprobe: measure boot-time driver probe latency, diagnose killed probes. */
+#include "commands.h"
 #include "runner.h"
 #include "util.h"
 
@@ -8,12 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-int cmd_report(int argc, char **argv);
-int cmd_explain(int argc, char **argv);
-int cmd_compare(int argc, char **argv);
-int cmd_timeline(int argc, char **argv);
-int cmd_import(int argc, char **argv);
-int cmd_merge(int argc, char **argv);
 
 static void usage(FILE *out)
 {
