@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /*
@@ -218,18 +219,44 @@ pid_t qemu__spawn(const struct strv *argv, const char *log_path)
 	return pid;
 }
 
+/*
+ * The first line of `QEMU --version`, run without a shell: the binary's
+ * path reaches exec as it is, whatever characters it holds.
+ */
 char *qemu__version(const char *qemu)
 {
-	char *cmd = xasprintf("'%s' --version 2>/dev/null", qemu);
 	char line[256] = "";
-	FILE *p = popen(cmd, "r");
+	int fds[2], null;
+	pid_t pid;
+	FILE *f;
 
-	free(cmd);
-	if (!p)
+	if (pipe2(fds, O_CLOEXEC))
 		return NULL;
-	if (!fgets(line, sizeof(line), p))
-		line[0] = '\0';
-	pclose(p);
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return NULL;
+	}
+	if (pid == 0) {
+		null = open("/dev/null", O_RDWR);
+		dup2(null, STDIN_FILENO);
+		dup2(fds[1], STDOUT_FILENO);
+		dup2(null, STDERR_FILENO);
+		execlp(qemu, qemu, "--version", (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	f = fdopen(fds[0], "r");
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		fclose(f);
+	} else {
+		close(fds[0]);
+	}
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
 	line[strcspn(line, "\n")] = '\0';
 	return line[0] ? xstrdup(line) : NULL;
 }
