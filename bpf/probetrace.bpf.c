@@ -25,12 +25,17 @@ char LICENSE[] SEC("license") = "GPL";
 /* Set by user space before load. */
 const volatile bool trace_sigchld = false;	/* SIGCHLD is boot noise */
 const volatile bool trace_all_exits = false;	/* clean thread exits too */
-/*
- * The collector's own process: a signal sent to it (the SIGTERM that ends
- * the stream) keeps no stack, which would only show the collector waiting
- * for events and would make it load kallsyms at the end of every boot.
- */
+/* The collector's own process (see signal_wants_stack()). */
 const volatile __u32 self_tgid = 0;
+
+/*
+ * When user space had every program attached (boot ns; 0: not yet).  An
+ * event of the boot-time trace (probes, the kthread tracepoints, signals)
+ * before it is that trace's to report (tools/probetrace/boottrace.c), one
+ * after it ours: each is reported once, whatever was attached when it
+ * happened.  Without a boot-time trace, user space sets 1 before attaching.
+ */
+__u64 cutover_ns = 0;
 
 /* BPF-side counters, enum pt_counter; read by user space at the end. */
 __u64 counters[PT_CNT_MAX] = {};
@@ -41,7 +46,7 @@ __u64 signal_drops[PT_NSIG] = {};
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 1 << 20);
+	__uint(max_entries, PT_RINGBUF_DEFAULT);	/* set by user space */
 } events SEC(".maps");
 
 /* One probe of a thread, innermost last. */
@@ -112,6 +117,17 @@ static __always_inline void *reserve(__u64 size, __u32 type)
 			__sync_fetch_and_add(&drops_by_type[type], 1);
 	}
 	return e;
+}
+
+/* An event the boot-time trace reports: counted, not sent. */
+static __always_inline bool before_cutover(__u64 now)
+{
+	__u64 cut = cutover_ns;
+
+	if (cut && now >= cut)
+		return false;
+	count(PT_CNT_BOOT_TRACE);
+	return true;
 }
 
 static __always_inline void fill_hdr(struct pt_hdr *h, __u32 type, __u64 now)
@@ -220,6 +236,20 @@ static __always_inline void fill_probe(struct pt_probe *e, struct device *dev,
 	if (owner)
 		BPF_CORE_READ_STR_INTO(&e->owner, owner, name);
 	origin_of(&e->origin, c);
+	/*
+	 * The thread was already loading the driver's module when the
+	 * collector attached (finit_module()'s entry unseen, perhaps only the
+	 * module's init seen as an initcall): the module still coming up
+	 * says so.
+	 */
+	if ((e->origin.kind == PT_ORIGIN_OTHER ||
+	     e->origin.kind == PT_ORIGIN_INITCALL) && !e->async && owner &&
+	    BPF_CORE_READ(owner, state) == MODULE_STATE_COMING) {
+		e->origin.kind = PT_ORIGIN_MODULE_LOAD;
+		e->origin.initcall_fn = 0;
+		__builtin_memcpy(e->origin.module, e->owner,
+				 sizeof(e->origin.module));
+	}
 }
 
 SEC("fentry/really_probe")
@@ -244,6 +274,8 @@ int BPF_PROG(probe_enter, struct device *dev, struct device_driver *drv)
 			count(PT_CNT_PROBE_DEEP);
 		}
 	}
+	if (before_cutover(now))
+		return 0;
 	e = reserve(sizeof(*e), PT_PROBE_START);
 	if (!e)
 		return 0;
@@ -271,6 +303,8 @@ int BPF_PROG(probe_exit, struct device *dev, struct device_driver *drv, int ret)
 		    c->probes[d & (PT_PROBE_DEPTH - 1)].dev == (__u64)dev)
 			start = c->probes[d & (PT_PROBE_DEPTH - 1)].start_ns;
 	}
+	if (before_cutover(now))
+		return 0;
 	e = reserve(sizeof(*e), PT_PROBE);
 	if (!e)
 		return 0;
@@ -403,9 +437,13 @@ static __always_inline void kthread_emit(__u32 type, __u64 now, __u64 caller,
 					 bool oom, __u8 src,
 					 struct thread_ctx *c)
 {
-	struct pt_kthread *e = reserve(sizeof(*e), type);
+	struct pt_kthread *e;
 	__u32 d;
 
+	/* The boot-time trace has the tracepoints' events, not fentry's. */
+	if (src == PT_KTHREAD_SRC_TP && before_cutover(now))
+		return;
+	e = reserve(sizeof(*e), type);
 	if (!e)
 		return;
 	__builtin_memset(e, 0, sizeof(*e));
@@ -551,6 +589,21 @@ static __always_inline void siginfo_read(struct kernel_siginfo *info,
 	}
 }
 
+/*
+ * The target's kernel stack says where a kill found it.  None for a signal
+ * it ignores, one a task sends itself (the stack would be the sender's own
+ * kill path) or one sent to the collector (the SIGTERM that ends the
+ * stream: the stack would only show it waiting, and make it load kallsyms
+ * at the end of every boot).
+ */
+static __always_inline bool signal_wants_stack(struct task_struct *task,
+					       __u32 tpid, int result)
+{
+	if (result == TRACE_SIGNAL_IGNORED || tpid == current_tid())
+		return false;
+	return !self_tgid || BPF_CORE_READ(task, tgid) != self_tgid;
+}
+
 SEC("tp_btf/signal_generate")
 int BPF_PROG(signal_generate, int sig, struct kernel_siginfo *info,
 	     struct task_struct *task, int group, int result)
@@ -558,13 +611,23 @@ int BPF_PROG(signal_generate, int sig, struct kernel_siginfo *info,
 	__u64 now = bpf_ktime_get_boot_ns();
 	struct thread_ctx *c;
 	struct pt_signal *e;
+	bool want_stack;
 	__u32 tpid, i;
 
 	if (sig == SIGCHLD && !trace_sigchld) {
 		count(PT_CNT_SIG_FILTERED);
 		return 0;
 	}
-	e = reserve(sizeof(*e), PT_SIGNAL_GENERATE);
+	if (before_cutover(now))
+		return 0;
+	tpid = BPF_CORE_READ(task, pid);
+	c = ctx_get(tpid, false);
+	want_stack = signal_wants_stack(task, tpid, result);
+	/* Nothing to say of the target: the short record (a storm's). */
+	if (c || want_stack)
+		e = reserve(sizeof(*e), PT_SIGNAL_GENERATE);
+	else
+		e = reserve(PT_SIGNAL_SHORT, PT_SIGNAL_GENERATE);
 	if (!e) {
 		i = (__u32)sig - 1;
 		if (i < PT_NSIG) {
@@ -575,23 +638,26 @@ int BPF_PROG(signal_generate, int sig, struct kernel_siginfo *info,
 		}
 		return 0;
 	}
-	__builtin_memset(e, 0, sizeof(*e));
+	__builtin_memset(e, 0, PT_SIGNAL_SHORT);
 	fill_hdr(&e->hdr, PT_SIGNAL_GENERATE, now);
 	e->sig = sig;
 	siginfo_read(info, &e->errno_, &e->code);
 	e->group = group;
 	e->result = result;
-	tpid = BPF_CORE_READ(task, pid);
 	e->target_pid = tpid;
 	e->target_tgid = BPF_CORE_READ(task, tgid);
 	BPF_CORE_READ_STR_INTO(&e->target_comm, task, comm);
-	c = ctx_get(tpid, false);
-	if (c) {
-		fill_state(&e->target_state, c, now);
-		e->has_state = 1;
+	if (c || want_stack) {
+		__builtin_memset(&e->target_state, 0,
+				 sizeof(*e) - PT_SIGNAL_SHORT);
+		if (c) {
+			fill_state(&e->target_state, c, now);
+			e->has_state = 1;
+		}
+		if (want_stack)
+			e->stack_sz = bpf_get_task_stack(task, e->stack,
+							 sizeof(e->stack), 0);
 	}
-	if (!self_tgid || e->target_tgid != self_tgid)
-		e->stack_sz = bpf_get_task_stack(task, e->stack, sizeof(e->stack), 0);
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }

@@ -19,6 +19,7 @@
 #define PT_STACK_MAX	24	/* kernel stack frames kept for a kill */
 #define PT_PROBE_DEPTH	4	/* nested really_probe() frames per thread */
 #define PT_NSIG		64	/* signals 1..64: signal_drops[sig - 1] */
+#define PT_RINGBUF_DEFAULT (16UL << 20)	/* bytes; probetrace --ringbuf-size */
 
 enum pt_type {
 	PT_PROBE_START = 1,	/* really_probe() entry */
@@ -63,6 +64,7 @@ enum pt_counter {
 	PT_CNT_SIG_FILTERED,	/* SIGCHLD events filtered as noise */
 	PT_CNT_EXIT_FILTERED,	/* clean non-leader thread exits filtered */
 	PT_CNT_PROBE_DEEP,	/* probes nested deeper than PT_PROBE_DEPTH */
+	PT_CNT_BOOT_TRACE,	/* events before the cutover: the boot trace's */
 	PT_CNT_MAX,
 };
 
@@ -139,9 +141,12 @@ struct pt_signal {
 	char target_comm[PT_COMM_LEN];
 	__u32 has_state;	/* 1: target_state is filled */
 	__u32 pad;
+	/* A short record (PT_SIGNAL_SHORT bytes) ends here: no state, no stack. */
 	struct pt_task_state target_state;
 	__u64 stack[PT_STACK_MAX];	/* target's kernel stack */
 };
+
+#define PT_SIGNAL_SHORT	__builtin_offsetof(struct pt_signal, target_state)
 
 struct pt_signal_deliver {
 	struct pt_hdr hdr;	/* the receiver (current) */

@@ -32,11 +32,13 @@ struct pending {
 	char comm[32];
 	char name[96];		/* initcall function or driver */
 	char dev[64];
+	char module[64];	/* a module's init: the module ("[mod]" of %pS) */
 };
 
 struct boottrace {
 	struct output *out;
 	struct boottrace_stats *st;
+	struct boottrace_open *open;
 	uint64_t attach_ns;
 	bool clock_is_boot;	/* comparable with bpf_ktime_get_boot_ns() */
 	struct pending pending[MAX_PENDING];
@@ -132,6 +134,16 @@ static void field(const char *rest, const char *key, char *buf, size_t len)
 	snprintf(buf, len, "%.*s", (int)n, p);
 }
 
+/* "func=init+0x0/0x1000 [mod]": the module a symbol is in, "" if built in. */
+static void module_of(const char *rest, char *buf, size_t len)
+{
+	const char *open_ = strchr(rest, '['), *close_;
+
+	buf[0] = '\0';
+	if (open_ && (close_ = strchr(open_, ']')) && close_ > open_ + 1)
+		snprintf(buf, len, "%.*s", (int)(close_ - open_ - 1), open_ + 1);
+}
+
 static long field_long(const char *rest, const char *key)
 {
 	char buf[32];
@@ -157,6 +169,7 @@ static void boottrace__push(struct boottrace *bt, enum span_kind kind,
 	snprintf(p->comm, sizeof(p->comm), "%s", t->comm);
 	if (kind == SPAN_INITCALL) {
 		field(t->rest, "func=", p->name, sizeof(p->name));
+		module_of(t->rest, p->module, sizeof(p->module));
 	} else {
 		field(t->rest, "drv=", p->name, sizeof(p->name));
 		field(t->rest, "dev=", p->dev, sizeof(p->dev));
@@ -250,12 +263,123 @@ static void boottrace__end(struct boottrace *bt, enum span_kind kind,
 	json_object_object_add(o, "device", json_str_n(p.dev, sizeof(p.dev)));
 	origin = json_object_new_object();
 	ic = boottrace__initcall_of(bt, t->pid);
+	/* A module's init runs as an initcall too: that is a module load. */
 	json_object_object_add(origin, "kind", json_object_new_string(
-		ic ? "initcall" : "other"));
-	if (ic)
+		!ic ? "other" : ic->module[0] ? "module_load" : "initcall"));
+	if (ic && ic->module[0])
+		json_object_object_add(origin, "module",
+				       json_str_n(ic->module, sizeof(ic->module)));
+	else if (ic)
 		json_object_object_add(origin, "initcall",
 				       json_str_n(ic->name, sizeof(ic->name)));
 	json_object_object_add(o, "origin", origin);
+	boottrace__write(bt, o);
+}
+
+/* The innermost probe running on pid, if any. */
+static const struct pending *boottrace__probe_of(struct boottrace *bt, int pid)
+{
+	int i;
+
+	for (i = bt->npending - 1; i >= 0; i--)
+		if (bt->pending[i].kind == SPAN_PROBE && bt->pending[i].pid == pid)
+			return &bt->pending[i];
+	return NULL;
+}
+
+/* A record of one event line (not a span): header fields of the task. */
+static json_object *event_record(struct boottrace *bt, const char *type,
+				 const struct tline *t)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "type", json_object_new_string(type));
+	json_object_object_add(o, "ts_ns", json_object_new_int64(t->ts_ns));
+	json_object_object_add(o, "pre_collector", json_object_new_boolean(1));
+	json_object_object_add(o, "clock", json_object_new_string(bt->st->clock));
+	json_object_object_add(o, "pid", json_object_new_int64(t->pid));
+	json_object_object_add(o, "comm", json_str_n(t->comm, sizeof(t->comm)));
+	return o;
+}
+
+/*
+ * "caller=fn+0x1ce/0x300 [mod] fatal_signal=0": "fn+0x1ce [mod]", the way
+ * the collector writes an address.
+ */
+static void caller_of(const char *rest, char *buf, size_t len)
+{
+	const char *p = strstr(rest, "caller=");
+	size_t n, m;
+
+	buf[0] = '\0';
+	if (!p)
+		return;
+	p += strlen("caller=");
+	n = strcspn(p, " /");
+	m = strcspn(p, " ");
+	snprintf(buf, len, "%.*s", (int)n, p);
+	if (p[m] == ' ' && p[m + 1] == '[' && strchr(p + m, ']'))
+		snprintf(buf + strlen(buf), len - strlen(buf), " %.*s",
+			 (int)(strchr(p + m, ']') - (p + m + 1) + 1), p + m + 1);
+}
+
+/* kthread:kthread_create_{start,end} (kernel-patches/0003). */
+static void boottrace__kthread(struct boottrace *bt, const struct tline *t,
+			       bool end)
+{
+	const struct pending *probe = boottrace__probe_of(bt, t->pid);
+	json_object *o = event_record(bt, end ? "kthread_end" : "kthread_start", t);
+	char caller[128];
+
+	caller_of(t->rest, caller, sizeof(caller));
+	json_object_object_add(o, "caller", json_object_new_string(caller));
+	json_object_object_add(o, "source", json_object_new_string("tracepoint"));
+	json_object_object_add(o, "fatal_signal", json_object_new_boolean(
+		field_long(t->rest, "fatal_signal=")));
+	if (probe)
+		json_object_object_add(o, "probe_device",
+				       json_str_n(probe->dev, sizeof(probe->dev)));
+	if (end) {
+		json_object_object_add(o, "wait_ns", json_object_new_int64(
+			field_long(t->rest, "wait_ns=")));
+		json_object_object_add(o, "ret", json_object_new_int64(
+			field_long(t->rest, "ret=")));
+		json_object_object_add(o, "oom_victim", json_object_new_boolean(
+			field_long(t->rest, "oom_victim=")));
+	}
+	boottrace__write(bt, o);
+}
+
+/* signal:signal_generate: "sig=10 errno=0 code=0 comm=x pid=5 grp=0 res=1". */
+static void boottrace__signal(struct boottrace *bt, const struct tline *t)
+{
+	json_object *o, *target;
+	long sig = field_long(t->rest, "sig=");
+	char comm[32];
+
+	if (sig == 17 && !bt->st->sigchld) {	/* SIGCHLD: boot noise */
+		bt->st->sigchld_filtered++;
+		return;
+	}
+	o = event_record(bt, "signal_generate", t);
+	json_object_object_add(o, "sig", json_object_new_int64(sig));
+	json_object_object_add(o, "sig_name", json_object_new_string(signal_name(sig)));
+	json_object_object_add(o, "errno", json_object_new_int64(
+		field_long(t->rest, "errno=")));
+	json_object_object_add(o, "code", json_object_new_int64(
+		field_long(t->rest, "code=")));
+	json_object_object_add(o, "group", json_object_new_int64(
+		field_long(t->rest, "grp=")));
+	json_object_object_add(o, "result", json_object_new_string(
+		signal_result_name(field_long(t->rest, "res="))));
+	target = json_object_new_object();
+	json_object_object_add(target, "pid", json_object_new_int64(
+		field_long(t->rest, " pid=")));
+	field(t->rest, "comm=", comm, sizeof(comm));
+	json_object_object_add(target, "comm", json_str_n(comm, sizeof(comm)));
+	json_object_object_add(o, "target", target);
+	json_object_object_add(o, "target_state", json_object_new_object());
+	json_object_object_add(o, "target_stack", json_object_new_array());
 	boottrace__write(bt, o);
 }
 
@@ -290,6 +414,45 @@ static void boottrace__line(struct boottrace *bt, char *line)
 		boottrace__push(bt, SPAN_PROBE, &t);
 	else if (!strcmp(t.event, "probe_return"))
 		boottrace__end(bt, SPAN_PROBE, &t);
+	else if (!strcmp(t.event, "kthread_create_start"))
+		boottrace__kthread(bt, &t, false);
+	else if (!strcmp(t.event, "kthread_create_end"))
+		boottrace__kthread(bt, &t, true);
+	else if (!strcmp(t.event, "signal_generate"))
+		boottrace__signal(bt, &t);
+}
+
+/* Keep an open probe's start for the collector's record of its end. */
+static void boottrace__keep_open(struct boottrace *bt, const struct pending *p)
+{
+	struct boottrace_open *op = bt->open;
+
+	if (!op || p->kind != SPAN_PROBE || op->n == BOOTTRACE_MAX_OPEN)
+		return;
+	op->probe[op->n].pid = p->pid;
+	op->probe[op->n].start_ns = p->ts_ns;
+	op->probe[op->n].taken = false;
+	snprintf(op->probe[op->n].driver, sizeof(op->probe[0].driver), "%s", p->name);
+	snprintf(op->probe[op->n].device, sizeof(op->probe[0].device), "%s", p->dev);
+	op->n++;
+}
+
+bool boottrace_open__take(struct boottrace_open *op, int pid,
+			  const char *driver, const char *device,
+			  uint64_t *start_ns)
+{
+	int i;
+
+	for (i = 0; op && i < op->n; i++) {
+		if (op->probe[i].taken || op->probe[i].pid != pid ||
+		    strcmp(op->probe[i].driver, driver) ||
+		    strcmp(op->probe[i].device, device))
+			continue;
+		op->probe[i].taken = true;
+		*start_ns = op->probe[i].start_ns;
+		return true;
+	}
+	return false;
 }
 
 /* Starts without an end: a probe still running when we attached. */
@@ -301,6 +464,7 @@ static void boottrace__flush_pending(struct boottrace *bt)
 	for (i = 0; i < bt->npending; i++) {
 		const struct pending *p = &bt->pending[i];
 
+		boottrace__keep_open(bt, p);
 		o = pre_record(bt, p->kind == SPAN_INITCALL ? "initcall_start" :
 			       "probe_start", p, 0);
 		json_object_object_add(o, p->kind == SPAN_INITCALL ? "func" :
@@ -345,14 +509,21 @@ static void disable_boot_kprobes(const char *tracefs)
 }
 
 int boottrace__emit(const char *tracefs, uint64_t attach_ns, bool disable,
-		    struct output *out, struct boottrace_stats *st)
+		    struct output *out, struct boottrace_stats *st,
+		    struct boottrace_open *open)
 {
-	struct boottrace bt = { .out = out, .st = st, .attach_ns = attach_ns };
+	struct boottrace bt = { .out = out, .st = st, .open = open,
+				.attach_ns = attach_ns };
+	bool sigchld = st->sigchld;
 	char path[512], *line = NULL;
 	size_t cap = 0;
 	FILE *f;
 
+
 	memset(st, 0, sizeof(*st));
+	st->sigchld = sigchld;
+	if (open)
+		open->n = 0;
 	read_clock(tracefs, st->clock, sizeof(st->clock));
 	bt.clock_is_boot = !strcmp(st->clock, "boot");
 	if (disable)
@@ -389,6 +560,8 @@ json_object *boottrace__stats_json(const struct boottrace_stats *st,
 			       json_object_new_int64(st->skipped_late));
 	json_object_object_add(o, "unparsed", json_object_new_int64(st->unparsed));
 	json_object_object_add(o, "unmatched", json_object_new_int64(st->unmatched));
+	json_object_object_add(o, "sigchld_filtered",
+			       json_object_new_int64(st->sigchld_filtered));
 	json_object_object_add(o, "lost_entries", json_object_new_int64(st->lost));
 	return o;
 }

@@ -43,6 +43,7 @@ static struct env {
 	const char *kallsyms;
 	int table;		/* -1: on a tty */
 	double duration;	/* seconds, 0: until SIGTERM/SIGINT */
+	unsigned long ringbuf_size;	/* bytes, a power of 2 */
 	bool boot_trace;
 	bool keep_boot_trace;
 	bool sigchld;
@@ -53,6 +54,7 @@ static struct env {
 	.kallsyms = "/proc/kallsyms",
 	.table = -1,
 	.boot_trace = true,
+	.ringbuf_size = PT_RINGBUF_DEFAULT,
 };
 
 struct collector {
@@ -68,14 +70,18 @@ struct collector {
 	uint64_t attach_ns;
 	uint64_t received, written, malformed, write_failed;
 	struct boottrace_stats boot;
+	struct boottrace_open boot_open;	/* probes open at the cutover */
+	uint64_t starts_from_boot_trace;
 	struct attach_stats attach;
 	int attach_err;
 	/* Opened at start (see collector__open_later), -1 if not wanted. */
 	int attach_dirfd, done_dirfd;
 	const char *done_name;
 	const char *exit_reason;
-	/* Startup phases, boot ns: main(), loaded, attached, ready. */
-	uint64_t t_start, t_loaded, t_ready;
+	/* Startup phases, boot ns: main(), loaded, attached, boot trace read, ready. */
+	uint64_t t_start, t_loaded, t_boot_trace, t_ready;
+	/* Time in the skeleton's open and in our BTF look-up, ns (all attempts). */
+	uint64_t open_dur, btf_dur;
 };
 
 static volatile sig_atomic_t exiting;
@@ -122,6 +128,7 @@ enum {
 	OPT_BOOT_ARGS,
 	OPT_DONE_FILE,
 	OPT_ATTACH_DIR,
+	OPT_RINGBUF_SIZE,
 };
 
 static const struct argp_option opts[] = {
@@ -151,10 +158,32 @@ static const struct argp_option opts[] = {
 	  "Also trace clean exits of non-leader threads", 0 },
 	{ "boot-args", OPT_BOOT_ARGS, NULL, 0,
 	  "Print the kernel arguments that record pre-collector probes, and exit", 0 },
+	{ "ringbuf-size", OPT_RINGBUF_SIZE, "BYTES", 0,
+	  "Ring buffer size, a power of 2 from 4K to 1G, suffix K or M (default 16M)", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output on stderr", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
 	{},
 };
+
+/* "16M", "65536": a power of 2 from a page to 1 GiB (the ring buffer's rules). */
+static int parse_size(const char *arg, unsigned long *size)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (errno || end == arg || *arg == '-')
+		return -EINVAL;
+	if (*end == 'K' || *end == 'k')
+		v <<= 10, end++;
+	else if (*end == 'M' || *end == 'm')
+		v <<= 20, end++;
+	if (*end || v < 4096 || v > (1UL << 30) || (v & (v - 1)))
+		return -EINVAL;
+	*size = v;
+	return 0;
+}
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
@@ -175,6 +204,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_KALLSYMS: env.kallsyms = arg; break;
 	case OPT_SIGCHLD: env.sigchld = true; break;
 	case OPT_ALL_EXITS: env.all_exits = true; break;
+	case OPT_RINGBUF_SIZE:
+		if (parse_size(arg, &env.ringbuf_size))
+			argp_error(state, "--ringbuf-size %s: not a power of 2 from 4K to 1G", arg);
+		break;
 	case OPT_BOOT_ARGS:
 		printf("%s\n", PT_BOOT_ARGS);
 		exit(0);
@@ -408,9 +441,12 @@ static int collector__open(struct collector *c, const struct rejected *rej,
 			   int nrej)
 {
 	struct bpf_program *p;
+	uint64_t t0 = boot_ns(), t1;
 	int i, err;
 
 	c->skel = probetrace__open();
+	t1 = boot_ns();
+	c->open_dur += t1 - t0;
 	if (!c->skel) {
 		err = -errno;
 		fprintf(stderr, "probetrace: BPF skeleton: open failed: %s\n",
@@ -420,6 +456,12 @@ static int collector__open(struct collector *c, const struct rejected *rej,
 	c->skel->rodata->trace_sigchld = env.sigchld;
 	c->skel->rodata->trace_all_exits = env.all_exits;
 	c->skel->rodata->self_tgid = getpid();
+	err = bpf_map__set_max_entries(c->skel->maps.events, env.ringbuf_size);
+	if (err) {
+		fprintf(stderr, "probetrace: ring buffer 'events': size %lu: %s\n",
+			env.ringbuf_size, strerror(-err));
+		return err;
+	}
 	json_object_put(c->not_attached);
 	c->not_attached = json_object_new_array();
 	for (i = 0; i < nrej; i++) {
@@ -427,7 +469,9 @@ static int collector__open(struct collector *c, const struct rejected *rej,
 		if (p)
 			collector__disable(c, p, rej[i].reason);
 	}
-	return collector__choose(c);
+	err = collector__choose(c);
+	c->btf_dur += boot_ns() - t1;
+	return err;
 }
 
 /*
@@ -471,6 +515,9 @@ static int collector__attach(struct collector *c)
 	struct bpf_link *link;
 	char reason[160];
 
+	/* Without a boot-time trace to leave them to, every event is ours. */
+	if (!env.boot_trace)
+		c->skel->bss->cutover_ns = 1;
 	bpf_object__for_each_program(p, c->skel->obj) {
 		if (!bpf_program__autoload(p))
 			continue;
@@ -492,17 +539,51 @@ static int collector__attach(struct collector *c)
 		fprintf(stderr, "probetrace: no program attached\n");
 		return -ENOENT;
 	}
+	/*
+	 * From now on the probes are ours; before, the boot-time trace's
+	 * (boottrace__emit() skips its events from this instant on).
+	 */
 	c->attach_ns = boot_ns();
+	c->skel->bss->cutover_ns = c->attach_ns;
 	return 0;
+}
+
+/*
+ * A probe that began before the cutover and ends after it: the boot-time
+ * trace saw it start (if the fentry program was not attached yet).
+ */
+static json_object *probe_from_event(struct collector *c, const void *data,
+				     size_t size)
+{
+	struct pt_probe e;
+	json_object *rec;
+	uint64_t start;
+
+	memcpy(&e, data, sizeof(e));
+	if (e.start_ns || !boottrace_open__take(&c->boot_open, e.hdr.pid,
+						e.driver, e.device, &start))
+		return record__from_event(data, size, &c->sym);
+	e.start_ns = start;
+	rec = record__from_event(&e, sizeof(e), &c->sym);
+	if (rec) {
+		json_object_object_add(rec, "start_from",
+				       json_object_new_string("boot_trace"));
+		c->starts_from_boot_trace++;
+	}
+	return rec;
 }
 
 static int handle_event(void *ctx, void *data, size_t size)
 {
+	const struct pt_hdr *h = data;
 	struct collector *c = ctx;
 	json_object *rec;
 
 	c->received++;
-	rec = record__from_event(data, size, &c->sym);
+	if (size >= sizeof(struct pt_probe) && h->type == PT_PROBE)
+		rec = probe_from_event(c, data, size);
+	else
+		rec = record__from_event(data, size, &c->sym);
 	if (!rec) {
 		c->malformed++;
 		return 0;
@@ -653,6 +734,7 @@ static json_object *collector__bpf_counters(struct collector *c)
 		[PT_CNT_SIG_FILTERED] = "sigchld_filtered",
 		[PT_CNT_EXIT_FILTERED] = "thread_exits_filtered",
 		[PT_CNT_PROBE_DEEP] = "probes_too_deep",
+		[PT_CNT_BOOT_TRACE] = "left_to_boot_trace",
 	};
 	json_object *o = json_object_new_object();
 	int i;
@@ -702,6 +784,21 @@ static json_object *collector__startup(struct collector *c)
 	json_object_object_add(o, "loaded_ns", json_object_new_int64(c->t_loaded));
 	json_object_object_add(o, "attached_ns", json_object_new_int64(c->attach_ns));
 	json_object_object_add(o, "ready_ns", json_object_new_int64(c->t_ready));
+	/* What the steps took, ns: the load is the verifier's, mostly. */
+	json_object_object_add(o, "open_dur_ns", json_object_new_int64(c->open_dur));
+	json_object_object_add(o, "btf_dur_ns", json_object_new_int64(c->btf_dur));
+	json_object_object_add(o, "load_dur_ns", json_object_new_int64(
+		c->t_loaded - c->t_start - c->open_dur - c->btf_dur));
+	json_object_object_add(o, "attach_dur_ns", json_object_new_int64(
+		c->attach_ns - c->t_loaded));
+	json_object_object_add(o, "boot_trace_dur_ns", json_object_new_int64(
+		c->t_boot_trace - c->attach_ns));
+	json_object_object_add(o, "ringbuf_bytes", json_object_new_int64(
+		env.ringbuf_size));
+	json_object_object_add(o, "kallsyms_loads", json_object_new_int64(
+		c->sym.loads));
+	json_object_object_add(o, "kallsyms_ns", json_object_new_int64(
+		c->sym.load_total_ns));
 	return o;
 }
 
@@ -745,6 +842,8 @@ static void collector__trailer(struct collector *c)
 	json_object_object_add(o, "boot_trace", env.boot_trace ?
 			       boottrace__stats_json(&c->boot, env.tracefs) : NULL);
 	json_object_object_add(o, "startup", collector__startup(c));
+	json_object_object_add(o, "probe_starts_from_boot_trace",
+			       json_object_new_int64(c->starts_from_boot_trace));
 	if (env.attach_dir)
 		json_object_object_add(o, "attachments", collector__attachments(c));
 	if (c->sym.err)
@@ -801,9 +900,11 @@ static int trace_main(void)
 	if (err)
 		goto out;
 	collector__header(&c);
+	c.boot.sigchld = env.sigchld;
 	if (env.boot_trace)
 		boottrace__emit(env.tracefs, c.attach_ns, !env.keep_boot_trace,
-				&c.out, &c.boot);
+				&c.out, &c.boot, &c.boot_open);
+	c.t_boot_trace = boot_ns();
 	if (env.ready_file && (err = write_ready_file(env.ready_file))) {
 		fprintf(stderr, "probetrace: %s: %s\n", env.ready_file,
 			strerror(-err));

@@ -149,6 +149,8 @@ static uint64_t mono_ns(void)
  */
 static struct ksyms *symbolizer__get(struct symbolizer *sym, uint64_t addr)
 {
+	uint64_t t0;
+
 	if (!sym)
 		return NULL;
 	/* Read (or failed to read, e.g. kptr_restrict) and still current. */
@@ -157,11 +159,14 @@ static struct ksyms *symbolizer__get(struct symbolizer *sym, uint64_t addr)
 	if (sym->ks && ksyms__is_core(sym->ks, addr))
 		return sym->ks;
 	ksyms__free(sym->ks);
+	t0 = mono_ns();
 	sym->ks = sym->fd >= 0 ? ksyms__load_fd(sym->fd)
 			       : ksyms__load(sym->path ? sym->path : "/proc/kallsyms");
 	sym->err = sym->ks ? 0 : -errno;
 	sym->stale = 0;
 	sym->loaded_ns = mono_ns();
+	sym->loads++;
+	sym->load_total_ns += sym->loaded_ns - t0;
 	return sym->ks;
 }
 
@@ -320,6 +325,12 @@ static json_object *state__json(const struct pt_task_state *s,
 	return o;
 }
 
+const char *signal_result_name(int r)
+{
+	return r >= 0 && r < (int)(sizeof(signal_results) / sizeof(signal_results[0])) ?
+	       signal_results[r] : "?";
+}
+
 static json_object *stack__json(const __u64 *stack, int bytes,
 				struct symbolizer *sym)
 {
@@ -339,18 +350,23 @@ static void signal__add_common(json_object *o, int sig, int err, int code)
 	add_int(o, "code", code);
 }
 
-static json_object *signal__json(const struct pt_signal *e,
+static json_object *signal__json(const struct pt_signal *e, size_t size,
 				 struct symbolizer *sym)
 {
-	json_object *o = record__new(&e->hdr);
-	json_object *t = json_object_new_object();
 	int r = e->result;
+	json_object *o, *t;
+
+	/* A short record has neither state nor stack. */
+	if (size < sizeof(*e) && (e->has_state || e->stack_sz)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	o = record__new(&e->hdr);
+	t = json_object_new_object();
 
 	signal__add_common(o, e->sig, e->errno_, e->code);
 	add_int(o, "group", e->group);
-	add(o, "result", json_object_new_string(
-		r >= 0 && r < (int)(sizeof(signal_results) / sizeof(signal_results[0])) ?
-		signal_results[r] : "?"));
+	add(o, "result", json_object_new_string(signal_result_name(r)));
 	add_int(t, "pid", e->target_pid);
 	add_int(t, "tgid", e->target_tgid);
 	add_str(t, "comm", e->target_comm);
@@ -440,7 +456,7 @@ static const size_t type_sizes[PT_TYPE_MAX] = {
 	[PT_PROBE] = sizeof(struct pt_probe),
 	[PT_KTHREAD_START] = sizeof(struct pt_kthread),
 	[PT_KTHREAD_END] = sizeof(struct pt_kthread),
-	[PT_SIGNAL_GENERATE] = sizeof(struct pt_signal),
+	[PT_SIGNAL_GENERATE] = PT_SIGNAL_SHORT,	/* the full one: below */
 	[PT_SIGNAL_DELIVER] = sizeof(struct pt_signal_deliver),
 	[PT_EXIT] = sizeof(struct pt_exit),
 	[PT_MODULE_LOAD_START] = sizeof(struct pt_module),
@@ -468,7 +484,7 @@ json_object *record__from_event(const void *data, size_t size,
 	case PT_KTHREAD_END:
 		return kthread__json(data, sym);
 	case PT_SIGNAL_GENERATE:
-		return signal__json(data, sym);
+		return signal__json(data, size, sym);
 	case PT_SIGNAL_DELIVER:
 		return deliver__json(data);
 	case PT_EXIT:

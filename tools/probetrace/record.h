@@ -22,6 +22,8 @@ struct symbolizer {
 	int err;		/* -errno of the last load, 0 if loaded */
 	int stale;		/* a module was loaded since the last load */
 	uint64_t loaded_ns;	/* CLOCK_MONOTONIC of the last load */
+	uint64_t loads;		/* kallsyms reads, and the time they took: */
+	uint64_t load_total_ns;	/* never at start-up, only for a stack */
 };
 
 /*
@@ -39,6 +41,8 @@ json_object *json_str_n(const char *s, size_t max);
 /* "0x..." for an address. */
 json_object *json_hex(uint64_t v);
 const char *signal_name(int sig);
+/* TRACE_SIGNAL_* as a string: "delivered", "ignored", ... or "?". */
+const char *signal_result_name(int result);
 
 void symbolizer__free(struct symbolizer *sym);
 
