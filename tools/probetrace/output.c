@@ -38,13 +38,13 @@ static void output__count_type(struct output *out, json_object *rec)
 {
 	json_object *t, *n;
 	const char *type = "?";
-	int64_t v = 0;
 
 	if (json_object_object_get_ex(rec, "type", &t))
 		type = json_object_get_string(t);
 	if (json_object_object_get_ex(out->by_type, type, &n))
-		v = json_object_get_int64(n);
-	json_object_object_add(out->by_type, type, json_object_new_int64(v + 1));
+		json_object_int_inc(n, 1);
+	else
+		json_object_object_add(out->by_type, type, json_object_new_int64(1));
 }
 
 /* The whole line in one write(2), retried on short writes and EINTR. */
@@ -64,23 +64,47 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
-static int output__write_json(struct output *out, json_object *rec)
+/* One line into the buffer, grown as needed. */
+static int output__buffer_json(struct output *out, json_object *rec)
 {
 	const char *s;
-	size_t len;
-	char *line;
-	int err;
+	size_t len, cap;
+	char *buf;
 
 	s = json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN |
 					   JSON_C_TO_STRING_NOSLASHESCAPE);
 	len = strlen(s);
-	line = malloc(len + 1);
-	if (!line)
-		return -ENOMEM;
-	memcpy(line, s, len);
-	line[len] = '\n';
-	err = write_all(out->fd, line, len + 1);
-	free(line);
+	if (out->len + len + 1 > out->cap) {
+		cap = out->cap ? out->cap : 2 * OUTPUT_BATCH;
+		while (cap < out->len + len + 1)
+			cap *= 2;
+		buf = realloc(out->buf, cap);
+		if (!buf)
+			return -ENOMEM;
+		out->buf = buf;
+		out->cap = cap;
+	}
+	memcpy(out->buf + out->len, s, len);
+	out->buf[out->len + len] = '\n';
+	out->len += len + 1;
+	out->pending++;
+	return 0;
+}
+
+int output__flush(struct output *out)
+{
+	int err = 0;
+
+	if (out->len)
+		err = write_all(out->fd, out->buf, out->len);
+	if (err) {
+		out->failed += out->pending;
+		out->last_err = err;
+	} else {
+		out->written += out->pending;
+	}
+	out->len = 0;
+	out->pending = 0;
 	return err;
 }
 
@@ -92,21 +116,25 @@ int output__write(struct output *out, json_object *rec)
 		table__print(out->table, rec);
 		if (fflush(out->table) == EOF)
 			err = -errno;
+		else
+			out->written++;
 	} else {
-		err = output__write_json(out, rec);
+		err = output__buffer_json(out, rec);
 	}
 	if (err) {
 		out->failed++;
 		out->last_err = err;
 		return err;
 	}
-	out->written++;
 	output__count_type(out, rec);
 	return 0;
 }
 
 void output__close(struct output *out)
 {
+	if (out->fd >= 0)
+		output__flush(out);
+	free(out->buf);
 	if (out->table)
 		fclose(out->table);
 	if (out->own_fd && out->fd >= 0)

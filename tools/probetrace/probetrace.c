@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <linux/types.h>
 #include <bpf/btf.h>
@@ -44,6 +45,7 @@ static struct env {
 	int table;		/* -1: on a tty */
 	double duration;	/* seconds, 0: until SIGTERM/SIGINT */
 	unsigned long ringbuf_size;	/* bytes, a power of 2 */
+	long bench_format;	/* --bench-format N: records to format, 0: trace */
 	bool boot_trace;
 	bool keep_boot_trace;
 	bool sigchld;
@@ -69,6 +71,7 @@ struct collector {
 	const char *kthread_source;
 	uint64_t attach_ns;
 	uint64_t received, written, malformed, write_failed;
+	uint64_t batch_events;	/* events in the output buffer */
 	struct boottrace_stats boot;
 	struct boottrace_open boot_open;	/* probes open at the cutover */
 	uint64_t starts_from_boot_trace;
@@ -82,6 +85,8 @@ struct collector {
 	uint64_t t_start, t_loaded, t_boot_trace, t_ready;
 	/* Time in the skeleton's open and in our BTF look-up, ns (all attempts). */
 	uint64_t open_dur, btf_dur;
+	/* CPU time (user + system) used before the poll loop, and in all. */
+	uint64_t cpu_at_ready, cpu_at_end;
 };
 
 static volatile sig_atomic_t exiting;
@@ -129,6 +134,7 @@ enum {
 	OPT_DONE_FILE,
 	OPT_ATTACH_DIR,
 	OPT_RINGBUF_SIZE,
+	OPT_BENCH_FORMAT,
 };
 
 static const struct argp_option opts[] = {
@@ -160,6 +166,8 @@ static const struct argp_option opts[] = {
 	  "Print the kernel arguments that record pre-collector probes, and exit", 0 },
 	{ "ringbuf-size", OPT_RINGBUF_SIZE, "BYTES", 0,
 	  "Ring buffer size, a power of 2 from 4K to 1G, suffix K or M (default 16M)", 0 },
+	{ "bench-format", OPT_BENCH_FORMAT, "N", 0,
+	  "Format N synthetic records as the collector does (no BPF), print ns per record", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output on stderr", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
 	{},
@@ -211,6 +219,12 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_BOOT_ARGS:
 		printf("%s\n", PT_BOOT_ARGS);
 		exit(0);
+	case OPT_BENCH_FORMAT:
+		errno = 0;
+		env.bench_format = strtol(arg, &end, 10);
+		if (errno || *end || env.bench_format <= 0)
+			argp_error(state, "--bench-format %s: not a positive count", arg);
+		break;
 	case 'd':
 		errno = 0;
 		env.duration = strtod(arg, &end);
@@ -227,6 +241,17 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
+}
+
+/* User plus system CPU time of this process so far, ns. */
+static uint64_t cpu_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ULL +
+	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL;
 }
 
 static uint64_t boot_ns(void)
@@ -573,6 +598,16 @@ static json_object *probe_from_event(struct collector *c, const void *data,
 	return rec;
 }
 
+/* Write the buffered records; a batch lost is counted event by event. */
+static void collector__flush(struct collector *c)
+{
+	if (output__flush(&c->out)) {
+		c->write_failed += c->batch_events;
+		c->written -= c->batch_events;
+	}
+	c->batch_events = 0;
+}
+
 static int handle_event(void *ctx, void *data, size_t size)
 {
 	const struct pt_hdr *h = data;
@@ -588,11 +623,15 @@ static int handle_event(void *ctx, void *data, size_t size)
 		c->malformed++;
 		return 0;
 	}
-	if (output__write(&c->out, rec))
+	if (output__write(&c->out, rec)) {
 		c->write_failed++;
-	else
+	} else {
 		c->written++;
+		c->batch_events++;
+	}
 	json_object_put(rec);
+	if (output__pending_bytes(&c->out) >= OUTPUT_BATCH)
+		collector__flush(c);
 	return 0;
 }
 
@@ -712,6 +751,8 @@ static void collector__run(struct collector *c)
 
 	while (!exiting) {
 		err = ring_buffer__poll(c->rb, 100);
+		/* What one round read goes out now: at most 100 ms late. */
+		collector__flush(c);
 		if (err < 0 && err != -EINTR) {
 			fprintf(stderr, "probetrace: ring buffer poll: %s\n",
 				strerror(-err));
@@ -842,6 +883,9 @@ static void collector__trailer(struct collector *c)
 	json_object_object_add(o, "boot_trace", env.boot_trace ?
 			       boottrace__stats_json(&c->boot, env.tracefs) : NULL);
 	json_object_object_add(o, "startup", collector__startup(c));
+	/* What draining cost: CPU per event received, the consumer's side. */
+	json_object_object_add(o, "drain_cpu_ns", json_object_new_int64(
+		c->cpu_at_end - c->cpu_at_ready));
 	json_object_object_add(o, "probe_starts_from_boot_trace",
 			       json_object_new_int64(c->starts_from_boot_trace));
 	if (env.attach_dir)
@@ -904,6 +948,7 @@ static int trace_main(void)
 	if (env.boot_trace)
 		boottrace__emit(env.tracefs, c.attach_ns, !env.keep_boot_trace,
 				&c.out, &c.boot, &c.boot_open);
+	collector__flush(&c);
 	c.t_boot_trace = boot_ns();
 	if (env.ready_file && (err = write_ready_file(env.ready_file))) {
 		fprintf(stderr, "probetrace: %s: %s\n", env.ready_file,
@@ -911,6 +956,7 @@ static int trace_main(void)
 		goto out;
 	}
 	c.t_ready = boot_ns();
+	c.cpu_at_ready = cpu_ns();
 	fprintf(stderr, "probetrace: ready in %.0f ms (load %.0f, attach %.0f, boot trace %.0f)\n",
 		(c.t_ready - c.t_start) / 1e6, (c.t_loaded - c.t_start) / 1e6,
 		(c.attach_ns - c.t_loaded) / 1e6, (c.t_ready - c.attach_ns) / 1e6);
@@ -919,7 +965,10 @@ static int trace_main(void)
 	ring_buffer__consume(c.rb);
 	if (c.attach_dirfd >= 0)
 		c.attach_err = attach__send_dir(c.attach_dirfd, &c.out, &c.attach);
+	collector__flush(&c);
+	c.cpu_at_end = cpu_ns();
 	collector__trailer(&c);
+	collector__flush(&c);
 	/*
 	 * Detaching two dozen fentry programs waits for RCU tasks grace
 	 * periods, about a second under TCG: tell a waiting /init that the
@@ -956,6 +1005,43 @@ static int replay_main(void)
 	return err ? 2 : 0;
 }
 
+/*
+ * The consumer's cost per record without BPF (so it runs anywhere, this
+ * host included): the collector's own decode, format and batched write of
+ * N records alike to a storm's (short signal_generate records).
+ */
+static int bench_format_main(void)
+{
+	struct collector c = { .attach_dirfd = -1, .done_dirfd = -1 };
+	struct pt_signal e = { .hdr = { .type = PT_SIGNAL_GENERATE,
+					.comm = "storm" },
+			       .sig = 10, .result = 1, .target_comm = "storm" };
+	uint64_t t0, cpu0;
+	long i;
+	int err;
+
+	err = output__open(&c.out, env.output, 0);
+	if (err) {
+		fprintf(stderr, "probetrace: %s: %s\n", env.output ?: "stdout",
+			strerror(-err));
+		return 1;
+	}
+	t0 = boot_ns();
+	cpu0 = cpu_ns();
+	for (i = 0; i < env.bench_format; i++) {
+		e.hdr.ts_ns = t0 + i;
+		e.hdr.pid = e.target_pid = 1000 + i % 7;
+		handle_event(&c, &e, PT_SIGNAL_SHORT);
+	}
+	collector__flush(&c);
+	fprintf(stderr, "probetrace: formatted %ld records: %.0f ns each (%.0f ns CPU), %llu written\n",
+		env.bench_format, (double)(boot_ns() - t0) / env.bench_format,
+		(double)(cpu_ns() - cpu0) / env.bench_format,
+		(unsigned long long)c.written);
+	output__close(&c.out);
+	return c.written == (uint64_t)env.bench_format ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct argp argp = {
@@ -979,5 +1065,7 @@ int main(int argc, char **argv)
 	json_global_set_string_hash(JSON_C_STR_HASH_PERLLIKE);
 	if (env.input)
 		return replay_main();
+	if (env.bench_format)
+		return bench_format_main();
 	return trace_main();
 }

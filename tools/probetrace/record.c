@@ -123,9 +123,10 @@ json_object *json_hex(uint64_t v)
 	return json_object_new_string(buf);
 }
 
+/* Keys are string literals: json-c need not copy them. */
 static void add(json_object *o, const char *key, json_object *v)
 {
-	json_object_object_add(o, key, v);
+	json_object_object_add_ex(o, key, v, JSON_C_OBJECT_ADD_CONSTANT_KEY);
 }
 
 #define add_str(o, key, field) add(o, key, json_str_n(field, sizeof(field)))
