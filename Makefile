@@ -94,7 +94,17 @@ $(STORM): $(OBJ)/guest/storm.o
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) -static $^ -o $@
 
-GUEST_EXTRAS := $(SLOWPROBE_DIR)/slowprobe.ko $(PROBETRACE) $(STORM)
+# What each kind of BPF attach point costs per event (bootprobe.attachcost=N):
+# bpf/attachcost.bpf.c, built like the collector's, static like it.
+ATTACHCOST := $(BIN)/attachcost
+$(OBJ)/guest/attachcost.o: tools/guest/attachcost.c $(PT_OBJ)/attachcost.skel.h | $(DEPS_STAMP)
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(@D) && $(CC) $(CPPFLAGS) -I$(PT_OBJ) $(CFLAGS) -c $< -o $@
+$(ATTACHCOST): $(OBJ)/guest/attachcost.o
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) -static $^ -o $@ $(PT_LIBS)
+
+GUEST_EXTRAS := $(SLOWPROBE_DIR)/slowprobe.ko $(PROBETRACE) $(STORM) $(ATTACHCOST)
 
 $(GUEST)/initramfs.cpio: tools/mkinitramfs.sh tools/guest/init $(GUEST)/build-hash $(GUEST_EXTRAS)
 	$(Q)tools/mkinitramfs.sh $(GUEST) $@ $(GUEST_EXTRAS)

@@ -33,17 +33,18 @@ $(PT_VMLINUX_H): $(GUEST)/build-hash | $(DEPS_STAMP)
 		$(BPFTOOL) btf dump file $(GUEST)/vmlinux format c >$@.tmp && \
 		mv $@.tmp $@
 
-# -MMD: a change in probetrace.h or vmlinux.h rebuilds the object.
-$(PT_BPF_OBJ): bpf/probetrace.bpf.c $(PT_VMLINUX_H) | $(DEPS_STAMP)
+# Every bpf/NAME.bpf.c (probetrace, and the attachcost benchmark in the
+# guest): -MMD, so that a change in a shared header or vmlinux.h rebuilds it.
+$(PT_OBJ)/%.bpf.o: bpf/%.bpf.c $(PT_VMLINUX_H) | $(DEPS_STAMP)
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D) && \
 		$(BPF_CLANG) $(PT_BPF_CFLAGS) -MMD -MP -MT $@ -MF $(@:.o=.d) \
 			-c $< -o $@.tmp && \
 		$(LLVM_STRIP) -g $@.tmp && mv $@.tmp $@
 
-$(PT_SKEL): $(PT_BPF_OBJ)
+$(PT_OBJ)/%.skel.h: $(PT_OBJ)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
-	$(Q)$(BPFTOOL) gen skeleton $< name probetrace >$@.tmp && mv $@.tmp $@
+	$(Q)$(BPFTOOL) gen skeleton $< name $* >$@.tmp && mv $@.tmp $@
 
 # More specific than the top-level $(OBJ)/%.o rule (shorter stem): wins.
 $(PT_OBJ)/%.o: tools/probetrace/%.c $(PT_SKEL) | $(DEPS_STAMP)
