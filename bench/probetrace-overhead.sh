@@ -1,29 +1,37 @@
 #!/usr/bin/env bash
-# What the collector costs a boot: N boots with probetrace and N with
+# What the collector costs a boot: N boots with probetrace started beside
+# the boot (as /init does), N with /init waiting for it to be ready
+# (bootprobe.collector=wait, as it did before) and N with
 # bootprobe.collector=0, same kernel, initramfs, devices and kernel
-# arguments (including probetrace --boot-args on both sides), alternating
-# so that drift of the host hits both alike.  The measure is the guest's
+# arguments (including probetrace --boot-args on all sides), taking turns
+# (the order rotates each round) so that drift of the host hits all alike.  The measure is the guest's
 # own "BOOT-COMPLETE at X s" (uptime when /init is done) and the host wall
 # time of each boot; the report is the ratio of the medians with the
 # min-max spread of each side.
 #
-# usage: bench/probetrace-overhead.sh [N] [DEVICES]   (default 5 boots, 23 devices)
+# The last line is the summary the README quotes.
+#
+# usage: bench/probetrace-overhead.sh [N] [DEVICES]   (default 10 boots, 23 devices)
 #   env: PROBETRACE, PT_INITRD, BP_RESULTS as for tests/guest/probetrace-*.sh
 set -u
 cd "$(dirname "$0")/.." || exit 1
 BP_RESULTS=${BP_RESULTS:-results}
 . tests/guest/probetrace-lib.sh
-n=${1:-5}
+n=${1:-10}
 devices=${2:-23}
 pt_require "probetrace overhead benchmark"
 
 run=$(date -u +%Y%m%d-%H%M%S)-probetrace-overhead
-# N runs of one boot per mode, so that the two modes alternate.
+modes=('collector:slowprobe.probe_ms=20'
+	'wait:slowprobe.probe_ms=20 bootprobe.collector=wait'
+	'none:slowprobe.probe_ms=20 bootprobe.collector=0')
+# N runs of one boot per mode, so that the modes take turns.
 for ((i = 1; i <= n; i++)); do
-	pt_boot "$run-$i" --devices "$devices" --timeout 300 \
-		--mode 'collector:slowprobe.probe_ms=20' \
-		--mode 'none:slowprobe.probe_ms=20 bootprobe.collector=0' ||
-		echo "# boot pair $i: runner exit $?" >&2
+	args=()
+	for ((k = 0; k < 3; k++)); do args+=(--mode "${modes[(i + k) % 3]}"); done
+	echo "# round $i of $n" >&2
+	pt_boot "$run-$i" --devices "$devices" --timeout 300 "${args[@]}" ||
+		echo "# round $i: runner exit $?" >&2
 done
 
 # complete_s MODE: one "guest_s wall_s" line per boot.
@@ -46,15 +54,23 @@ stats() {
 }
 
 with=$(complete_s collector)
+waited=$(complete_s wait)
 without=$(complete_s none)
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf (b > 0 ? "%.3f" : "nan"), a / b }'; }
+summary=$BP_RESULTS/$run-summary.txt
+: >"$summary"
+line="overhead summary: $devices devices, $n boots a side;"
 for col in 1 2; do
 	name=$([ $col = 1 ] && echo "guest BOOT-COMPLETE (s)" || echo "host wall time (s)")
 	read -r wm wlo whi wn <<<"$(echo "$with" | stats $col)"
+	read -r am alo ahi an <<<"$(echo "$waited" | stats $col)"
 	read -r om olo ohi on <<<"$(echo "$without" | stats $col)"
-	ratio=$(awk -v a="$wm" -v b="$om" 'BEGIN { if (b > 0) printf "%.3f", a / b; else printf "nan" }')
-	printf '%s: with collector median %s [%s-%s] n=%s; without %s [%s-%s] n=%s; ratio %s\n' \
-		"$name" "$wm" "$wlo" "$whi" "$wn" "$om" "$olo" "$ohi" "$on" "$ratio"
-done | tee "$BP_RESULTS/$run-summary.txt"
+	printf '%s: beside %s [%s-%s] n=%s; waited for %s [%s-%s] n=%s; none %s [%s-%s] n=%s\n' \
+		"$name" "$wm" "$wlo" "$whi" "$wn" "$am" "$alo" "$ahi" "$an" "$om" "$olo" "$ohi" "$on" |
+		tee -a "$summary"
+	line="$line $([ $col = 1 ] && echo "guest boot" || echo "; host wall") with/without collector $(ratio "$wm" "$om") (median $wm s vs $om s), when /init waited for it $(ratio "$am" "$om")"
+done
+echo "$line" | tee -a "$summary"
 
 # Per-event cost side: the collector's own account of the boots.
 for ((i = 1; i <= n; i++)); do
