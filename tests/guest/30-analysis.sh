@@ -40,9 +40,10 @@ check "explain: one SIGKILL, sent by systemd-udevd to a udev worker" \
 check "explain: the victim was loading slowprobe and probing 0000:00:03.0" \
 	test "$(echo "$ex" | jq -c '[.[0].kills[0].module, .[0].kills[0].device]')" = '["slowprobe","0000:00:03.0"]'
 check "explain: the chain ends in -EINTR, a failed probe and an unbound device" \
-	sh -c "echo '$(echo "$ex" | jq -r '.[0].kills[0].explanation')' | grep -q 'kthread_create returned -EINTR.*the probe failed (-EINTR); device 0000:00:03.0 is unbound'"
+	bash -c 'grep -q "$1" <<<"$2"' _ 'kthread_create returned -EINTR.*the probe failed (-EINTR); device 0000:00:03.0 is unbound' \
+	"$(echo "$ex" | jq -r '.[0].kills[0].explanation')"
 check "explain: the victim's stack is there and shows the sleeping probe" \
-	sh -c "echo '$(echo "$ex" | jq -r '.[0].kills[0].stack | join(" ")')' | grep -q 'slowprobe_probe'"
+	bash -c 'grep -q "$1" <<<"$2"' _ slowprobe_probe "$(echo "$ex" | jq -r '.[0].kills[0].stack | join(" ")')"
 check "explain: the 5 s probe is named at risk (over a third of 3 s)" \
 	test "$(echo "$ex" | jq '.[0].at_risk | length')" -ge 1
 check "timeline: the probe span comes after udev coldplug starts" \

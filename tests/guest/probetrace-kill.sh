@@ -9,6 +9,13 @@
 # target's state at that instant (in finit_module of slowprobe, in the
 # probe of the edu device) and its kernel stack; udevd's own log line
 # "Worker [PID] processing SEQNUM=N killed" must name the same worker.
+#
+# Mode kill waits for the collector (bootprobe.collector=wait): the chain
+# is the BPF programs' own.  Mode late starts the collector only once the
+# probe has begun (bootprobe.collector_after=1): the worker's module load
+# and probe were already running when the programs attached, which never
+# see them end (fexit wraps only calls that enter after it), so the state
+# at the kill and the probe's end come from the boot-time trace.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/guest/probetrace-lib.sh
@@ -16,7 +23,8 @@ pt_require "probetrace records udevd's SIGKILL of a module-loading worker"
 
 id=$(bp_run_id pt-kill)
 pt_boot "$id" --devices 1 --timeout 120 \
-	--mode 'kill:udev.event_timeout=3 slowprobe.probe_ms=4000 slowprobe.nthreads=1'
+	--mode 'kill:udev.event_timeout=3 slowprobe.probe_ms=4000 slowprobe.nthreads=1 bootprobe.collector=wait' \
+	--mode 'late:udev.event_timeout=3 slowprobe.probe_ms=4000 slowprobe.nthreads=1 bootprobe.collector_after=1'
 boot=$BP_RESULTS/$id/boots/kill-001
 ev=$boot/events.jsonl
 con=$boot/console.log
@@ -68,3 +76,32 @@ check_jq "the worker exits by signal 9" "$ev" \
 	"[.[] | $after | select(.type == \"exit\")] | length == 1 and .[0].exit_signal == 9"
 check "the kernel's kill warning names the same worker and udevd" \
 	grep -q "in (udev-worker)\[$wpid\], waited on by systemd-udevd\[$upid\]" "$con"
+
+# The collector attached in the middle of the probe.
+boot=$BP_RESULTS/$id/boots/late-001
+ev=$boot/events.jsonl
+con=$boot/console.log
+check "late collector: the boot completes" test "$(boot_outcome "$boot")" = ok
+pt_check_stream "late collector: the event stream is whole" "$ev"
+wpid=$(sed -n 's/.*systemd-udevd\[[0-9]*\]: .*Worker \[\([0-9]*\)\] processing SEQNUM=[0-9]* killed.*/\1/p' "$con" | head -1)
+dev=$(sed -n 's/.*slowprobe \([0-9a-f:.]*\): probe start:.*/\1/p' "$con" | head -1)
+kill='[.[] | select(.type == "signal_generate" and .sig == 9 and .target.pid == '"${wpid:-0}"')]'
+probe='[.[] | select(.type == "probe" and .pid == '"${wpid:-0}"' and .device == "'"$dev"'")]'
+attach='(.[] | select(.type == "header") | .attach_ns)'
+pt_q "$ev" "$attach as \$a | $probe | .[0] | \"# attach at \(\$a), probe \(.start_ns)..\(.end_ns) from \(.start_from)/\(.end_from)\""
+check_jq "late collector: the probe of $dev began before the programs were attached and ended after" \
+	"$ev" "$attach as \$a | $probe | length == 1 and .[0].start_ns < \$a and .[0].end_ns > \$a"
+check_jq "late collector: its end comes from the boot-time trace, once, with the driver's -EINTR" \
+	"$ev" "$probe | .[0] | .start_from == \"boot_trace\" and .end_from == \"boot_trace\" and
+	 .probe_error == -4 and .origin.kind == \"module_load\" and .origin.module == \"slowprobe\""
+check_jq "late collector: the SIGKILL finds the worker loading slowprobe for 2-6 s (boot-time trace)" "$ev" \
+	"$kill | length == 1 and (.[0].target_state.module_load | .name == \"slowprobe\" and
+	 .from == \"boot_trace\" and .for_ns >= 2000000000 and .for_ns <= 6000000000)"
+check_jq "late collector: and in the probe of $dev for 2-4.2 s" "$ev" \
+	"$kill | .[0].target_state.probe | .driver == \"slowprobe\" and .device == \"$dev\" and
+	 .for_ns >= 2000000000 and .for_ns <= 4200000000"
+check_jq "late collector: no span is left open, none is written twice" "$ev" \
+	"[.[] | select(.type == \"trailer\")][0].boot_trace.after_cutover |
+	 .still_open == 0 and .ends_from_trace >= 1"
+check "late collector: explain tells the whole chain" sh -c \
+	"'$BP' explain '$boot' | grep -q 'the worker was in finit_module(slowprobe) for [0-9.]* s, in probe of $dev (slowprobe) for .*the probe failed (-EINTR)'"

@@ -11,9 +11,12 @@
 #include "output.h"
 #include "record.h"
 
-#define MAX_PENDING 64
+#include <fcntl.h>
+#include <unistd.h>
 
-enum span_kind { SPAN_INITCALL, SPAN_PROBE };
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define MAX_PENDING 64
+#define SAME_END_NS 1000000	/* a BPF and a trace end this close: one end */
 
 /* One event line of tracefs/trace. */
 struct tline {
@@ -24,24 +27,13 @@ struct tline {
 	const char *rest;
 };
 
-/* A start whose end has not been read yet. */
-struct pending {
-	enum span_kind kind;
-	int pid;
-	uint64_t ts_ns;
-	char comm[32];
-	char name[96];		/* initcall function or driver */
-	char dev[64];
-	char module[64];	/* a module's init: the module ("[mod]" of %pS) */
-};
-
 struct boottrace {
 	struct output *out;
 	struct boottrace_stats *st;
 	struct boottrace_open *open;
 	uint64_t attach_ns;
 	bool clock_is_boot;	/* comparable with bpf_ktime_get_boot_ns() */
-	struct pending pending[MAX_PENDING];
+	struct boottrace_span pending[MAX_PENDING];	/* starts, no end yet */
 	int npending;
 };
 
@@ -152,10 +144,18 @@ static long field_long(const char *rest, const char *key)
 	return strtol(buf, NULL, 0);
 }
 
-static void boottrace__push(struct boottrace *bt, enum span_kind kind,
+/* module:module_load "slowprobe OE": the first word. */
+static void first_word(const char *rest, char *buf, size_t len)
+{
+	size_t n = strcspn(rest, " \n");
+
+	snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), rest);
+}
+
+static void boottrace__push(struct boottrace *bt, enum boottrace_kind kind,
 			    const struct tline *t)
 {
-	struct pending *p;
+	struct boottrace_span *p;
 
 	if (bt->npending == MAX_PENDING) {
 		bt->st->unparsed++;
@@ -165,20 +165,22 @@ static void boottrace__push(struct boottrace *bt, enum span_kind kind,
 	memset(p, 0, sizeof(*p));
 	p->kind = kind;
 	p->pid = t->pid;
-	p->ts_ns = t->ts_ns;
+	p->start_ns = t->ts_ns;
 	snprintf(p->comm, sizeof(p->comm), "%s", t->comm);
-	if (kind == SPAN_INITCALL) {
+	if (kind == BT_INITCALL) {
 		field(t->rest, "func=", p->name, sizeof(p->name));
 		module_of(t->rest, p->module, sizeof(p->module));
-	} else {
+	} else if (kind == BT_PROBE) {
 		field(t->rest, "drv=", p->name, sizeof(p->name));
-		field(t->rest, "dev=", p->dev, sizeof(p->dev));
+		field(t->rest, "dev=", p->device, sizeof(p->device));
+	} else {
+		first_word(t->rest, p->name, sizeof(p->name));
 	}
 }
 
 /* The innermost pending start of this kind on this thread, removed. */
-static bool boottrace__pop(struct boottrace *bt, enum span_kind kind, int pid,
-			   struct pending *out)
+static bool boottrace__pop(struct boottrace *bt, enum boottrace_kind kind,
+			   int pid, struct boottrace_span *out)
 {
 	int i;
 
@@ -194,75 +196,66 @@ static bool boottrace__pop(struct boottrace *bt, enum span_kind kind, int pid,
 	return false;
 }
 
-/* The initcall running on pid, if any: a probe's origin. */
-static const struct pending *boottrace__initcall_of(struct boottrace *bt,
-						    int pid)
+/* The innermost span of @kind running on @pid in @spans, if any. */
+static const struct boottrace_span *span_of(const struct boottrace_span *spans,
+					    int n, enum boottrace_kind kind,
+					    int pid)
 {
 	int i;
 
-	for (i = bt->npending - 1; i >= 0; i--)
-		if (bt->pending[i].kind == SPAN_INITCALL &&
-		    bt->pending[i].pid == pid)
-			return &bt->pending[i];
+	for (i = n - 1; i >= 0; i--)
+		if (spans[i].kind == kind && spans[i].pid == pid &&
+		    !spans[i].end_ns)
+			return &spans[i];
 	return NULL;
 }
 
-static json_object *pre_record(struct boottrace *bt, const char *type,
-			       const struct pending *p, uint64_t end_ns)
+/*
+ * The record of a span: an end (end_ns) or a start only.  A pre-collector
+ * record has "pre_collector": true; one the trace ended after the cutover
+ * says where its start and end came from.
+ */
+static json_object *span_json(const char *type, const struct boottrace_span *p,
+			      uint64_t end_ns, const char *clock, bool pre)
 {
 	json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "type", json_object_new_string(type));
 	json_object_object_add(o, "ts_ns", json_object_new_int64(
-		end_ns ? end_ns : p->ts_ns));
-	json_object_object_add(o, "pre_collector", json_object_new_boolean(1));
-	json_object_object_add(o, "clock", json_object_new_string(bt->st->clock));
+		end_ns ? end_ns : p->start_ns));
+	if (pre)
+		json_object_object_add(o, "pre_collector",
+				       json_object_new_boolean(1));
+	json_object_object_add(o, "clock", json_object_new_string(clock));
 	json_object_object_add(o, "pid", json_object_new_int64(p->pid));
 	json_object_object_add(o, "comm", json_str_n(p->comm, sizeof(p->comm)));
-	json_object_object_add(o, "start_ns", json_object_new_int64(p->ts_ns));
+	json_object_object_add(o, "start_ns", json_object_new_int64(p->start_ns));
 	if (end_ns) {
 		json_object_object_add(o, "end_ns", json_object_new_int64(end_ns));
 		json_object_object_add(o, "duration_ns",
-				       json_object_new_int64(end_ns - p->ts_ns));
+				       json_object_new_int64(end_ns - p->start_ns));
+	}
+	if (!pre) {
+		json_object_object_add(o, "start_from",
+				       json_object_new_string("boot_trace"));
+		json_object_object_add(o, "end_from",
+				       json_object_new_string("boot_trace"));
+	}
+	if (p->kind == BT_INITCALL) {
+		json_object_object_add(o, "func", json_str_n(p->name, sizeof(p->name)));
+	} else {
+		json_object_object_add(o, "driver", json_str_n(p->name, sizeof(p->name)));
+		json_object_object_add(o, "device",
+				       json_str_n(p->device, sizeof(p->device)));
 	}
 	return o;
 }
 
-static void boottrace__write(struct boottrace *bt, json_object *o)
+/* A probe's origin: the initcall running on its thread (a module's init). */
+static void add_origin(json_object *o, const struct boottrace_span *ic)
 {
-	output__write(bt->out, o);
-	json_object_put(o);
-	bt->st->records++;
-}
+	json_object *origin = json_object_new_object();
 
-static void boottrace__end(struct boottrace *bt, enum span_kind kind,
-			   const struct tline *t)
-{
-	const struct pending *ic;
-	json_object *o, *origin;
-	struct pending p;
-	long ret;
-
-	if (!boottrace__pop(bt, kind, t->pid, &p)) {
-		bt->st->unmatched++;
-		return;
-	}
-	o = pre_record(bt, kind == SPAN_INITCALL ? "initcall" : "probe", &p,
-		       t->ts_ns);
-	ret = field_long(t->rest, "ret=");
-	json_object_object_add(o, "ret", json_object_new_int64(ret));
-	if (kind == SPAN_PROBE)
-		json_object_object_add(o, "probe_error", json_object_new_int64(
-			ret > 0 ? -ret : ret));
-	if (kind == SPAN_INITCALL) {
-		json_object_object_add(o, "func", json_str_n(p.name, sizeof(p.name)));
-		boottrace__write(bt, o);
-		return;
-	}
-	json_object_object_add(o, "driver", json_str_n(p.name, sizeof(p.name)));
-	json_object_object_add(o, "device", json_str_n(p.dev, sizeof(p.dev)));
-	origin = json_object_new_object();
-	ic = boottrace__initcall_of(bt, t->pid);
 	/* A module's init runs as an initcall too: that is a module load. */
 	json_object_object_add(origin, "kind", json_object_new_string(
 		!ic ? "other" : ic->module[0] ? "module_load" : "initcall"));
@@ -273,18 +266,69 @@ static void boottrace__end(struct boottrace *bt, enum span_kind kind,
 		json_object_object_add(origin, "initcall",
 				       json_str_n(ic->name, sizeof(ic->name)));
 	json_object_object_add(o, "origin", origin);
-	boottrace__write(bt, o);
 }
 
-/* The innermost probe running on pid, if any. */
-static const struct pending *boottrace__probe_of(struct boottrace *bt, int pid)
+/* really_probe() returns a driver's error as a positive number. */
+static void add_ret(json_object *o, enum boottrace_kind kind, long ret)
 {
-	int i;
+	json_object_object_add(o, "ret", json_object_new_int64(ret));
+	if (kind == BT_PROBE)
+		json_object_object_add(o, "probe_error", json_object_new_int64(
+			ret > 0 ? -ret : ret));
+}
 
-	for (i = bt->npending - 1; i >= 0; i--)
-		if (bt->pending[i].kind == SPAN_PROBE && bt->pending[i].pid == pid)
-			return &bt->pending[i];
-	return NULL;
+static void boottrace__write(struct boottrace *bt, json_object *o)
+{
+	output__write(bt->out, o);
+	json_object_put(o);
+	bt->st->records++;
+}
+
+/* A module load ends with its init: drop it once that initcall has ended. */
+static void boottrace__module_done(struct boottrace *bt, int pid,
+				   const char *module)
+{
+	const struct boottrace_span *m = span_of(bt->pending, bt->npending,
+						 BT_MODULE, pid);
+	struct boottrace_span gone;
+
+	if (module[0] && m && !strcmp(m->name, module))
+		boottrace__pop(bt, BT_MODULE, pid, &gone);
+}
+
+/*
+ * module:module_load, in load_module() just before the module's init: the
+ * thread loads that module from here until its init ends.  A module with
+ * no init has no end here; the thread's next load replaces it.
+ */
+static void boottrace__module_load(struct boottrace *bt, const struct tline *t)
+{
+	struct boottrace_span gone;
+
+	while (boottrace__pop(bt, BT_MODULE, t->pid, &gone))
+		;
+	boottrace__push(bt, BT_MODULE, t);
+}
+
+static void boottrace__end(struct boottrace *bt, enum boottrace_kind kind,
+			   const struct tline *t)
+{
+	struct boottrace_span p;
+	json_object *o;
+
+	if (!boottrace__pop(bt, kind, t->pid, &p)) {
+		bt->st->unmatched++;
+		return;
+	}
+	o = span_json(kind == BT_INITCALL ? "initcall" : "probe", &p, t->ts_ns,
+		      bt->st->clock, true);
+	add_ret(o, kind, field_long(t->rest, "ret="));
+	if (kind == BT_PROBE)
+		add_origin(o, span_of(bt->pending, bt->npending, BT_INITCALL,
+				      t->pid));
+	else
+		boottrace__module_done(bt, t->pid, p.module);
+	boottrace__write(bt, o);
 }
 
 /* A record of one event line (not a span): header fields of the task. */
@@ -327,7 +371,8 @@ static void caller_of(const char *rest, char *buf, size_t len)
 static void boottrace__kthread(struct boottrace *bt, const struct tline *t,
 			       bool end)
 {
-	const struct pending *probe = boottrace__probe_of(bt, t->pid);
+	const struct boottrace_span *probe = span_of(bt->pending, bt->npending,
+						     BT_PROBE, t->pid);
 	json_object *o = event_record(bt, end ? "kthread_end" : "kthread_start", t);
 	char caller[128];
 
@@ -338,7 +383,8 @@ static void boottrace__kthread(struct boottrace *bt, const struct tline *t,
 		field_long(t->rest, "fatal_signal=")));
 	if (probe)
 		json_object_object_add(o, "probe_device",
-				       json_str_n(probe->dev, sizeof(probe->dev)));
+				       json_str_n(probe->device,
+						  sizeof(probe->device)));
 	if (end) {
 		json_object_object_add(o, "wait_ns", json_object_new_int64(
 			field_long(t->rest, "wait_ns=")));
@@ -407,13 +453,15 @@ static void boottrace__line(struct boottrace *bt, char *line)
 		return;
 	}
 	if (!strcmp(t.event, "initcall_start"))
-		boottrace__push(bt, SPAN_INITCALL, &t);
+		boottrace__push(bt, BT_INITCALL, &t);
 	else if (!strcmp(t.event, "initcall_finish"))
-		boottrace__end(bt, SPAN_INITCALL, &t);
+		boottrace__end(bt, BT_INITCALL, &t);
 	else if (!strcmp(t.event, "probe_entry"))
-		boottrace__push(bt, SPAN_PROBE, &t);
+		boottrace__push(bt, BT_PROBE, &t);
 	else if (!strcmp(t.event, "probe_return"))
-		boottrace__end(bt, SPAN_PROBE, &t);
+		boottrace__end(bt, BT_PROBE, &t);
+	else if (!strcmp(t.event, "module_load"))
+		boottrace__module_load(bt, &t);
 	else if (!strcmp(t.event, "kthread_create_start"))
 		boottrace__kthread(bt, &t, false);
 	else if (!strcmp(t.event, "kthread_create_end"))
@@ -422,56 +470,40 @@ static void boottrace__line(struct boottrace *bt, char *line)
 		boottrace__signal(bt, &t);
 }
 
-/* Keep an open probe's start for the collector's record of its end. */
-static void boottrace__keep_open(struct boottrace *bt, const struct pending *p)
+/*
+ * Keep a span open at the cutover: its end comes later.  A module load
+ * counts only while its init runs (the thread is inside finit_module()).
+ */
+static void boottrace__keep_open(struct boottrace *bt,
+				 const struct boottrace_span *p)
 {
 	struct boottrace_open *op = bt->open;
+	const struct boottrace_span *ic;
 
-	if (!op || p->kind != SPAN_PROBE || op->n == BOOTTRACE_MAX_OPEN)
+	if (!op || op->n == BOOTTRACE_MAX_OPEN)
 		return;
-	op->probe[op->n].pid = p->pid;
-	op->probe[op->n].start_ns = p->ts_ns;
-	op->probe[op->n].taken = false;
-	snprintf(op->probe[op->n].driver, sizeof(op->probe[0].driver), "%s", p->name);
-	snprintf(op->probe[op->n].device, sizeof(op->probe[0].device), "%s", p->dev);
-	op->n++;
-}
-
-bool boottrace_open__take(struct boottrace_open *op, int pid,
-			  const char *driver, const char *device,
-			  uint64_t *start_ns)
-{
-	int i;
-
-	for (i = 0; op && i < op->n; i++) {
-		if (op->probe[i].taken || op->probe[i].pid != pid ||
-		    strcmp(op->probe[i].driver, driver) ||
-		    strcmp(op->probe[i].device, device))
-			continue;
-		op->probe[i].taken = true;
-		*start_ns = op->probe[i].start_ns;
-		return true;
+	if (p->kind == BT_MODULE) {
+		ic = span_of(bt->pending, bt->npending, BT_INITCALL, p->pid);
+		if (!ic || strcmp(ic->module, p->name))
+			return;
 	}
-	return false;
+	op->span[op->n++] = *p;
 }
 
-/* Starts without an end: a probe still running when we attached. */
+/* Starts without an end: what was still running when we attached. */
 static void boottrace__flush_pending(struct boottrace *bt)
 {
 	json_object *o;
 	int i;
 
 	for (i = 0; i < bt->npending; i++) {
-		const struct pending *p = &bt->pending[i];
+		const struct boottrace_span *p = &bt->pending[i];
 
 		boottrace__keep_open(bt, p);
-		o = pre_record(bt, p->kind == SPAN_INITCALL ? "initcall_start" :
-			       "probe_start", p, 0);
-		json_object_object_add(o, p->kind == SPAN_INITCALL ? "func" :
-				       "driver", json_str_n(p->name, sizeof(p->name)));
-		if (p->kind == SPAN_PROBE)
-			json_object_object_add(o, "device",
-					       json_str_n(p->dev, sizeof(p->dev)));
+		if (p->kind == BT_MODULE)
+			continue;
+		o = span_json(p->kind == BT_INITCALL ? "initcall_start" :
+			      "probe_start", p, 0, bt->st->clock, true);
 		boottrace__write(bt, o);
 		bt->st->unmatched++;
 	}
@@ -495,39 +527,106 @@ static void read_clock(const char *tracefs, char *clock, size_t len)
 	fclose(f);
 }
 
-static void disable_boot_kprobes(const char *tracefs)
+/*
+ * The boot-time events, by whether the collector sees them itself once
+ * attached (starts: turned off at the cutover) or not for the calls
+ * already running (ends: followed while a span is open).
+ */
+static const char *const start_events[] = {
+	"initcall/initcall_start", "kthread/kthread_create_start",
+	"kthread/kthread_create_end", "signal/signal_generate",
+	"module/module_load", "bootprobe/probe_entry",
+};
+static const char *const end_events[] = {
+	"initcall/initcall_finish", "bootprobe/probe_return",
+};
+
+/* Write @value to tracefs/@rel (absent files are fine: older kernels). */
+static void tracefs_set(const char *tracefs, const char *rel, const char *value)
 {
 	char path[512];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/events/bootprobe/enable", tracefs);
+	snprintf(path, sizeof(path), "%s/%s", tracefs, rel);
 	f = fopen(path, "we");
 	if (!f)
 		return;
-	fputs("0\n", f);
+	fputs(value, f);
 	fclose(f);
+}
+
+static void events_off(const char *tracefs, const char *const *ev, size_t n)
+{
+	char rel[128];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(rel, sizeof(rel), "events/%s/enable", ev[i]);
+		tracefs_set(tracefs, rel, "0\n");
+	}
+}
+
+/* Is any initcall or probe open?  (A module load ends with its initcall.) */
+static bool open__any(const struct boottrace_open *op)
+{
+	int i;
+
+	for (i = 0; i < op->n; i++)
+		if (op->span[i].kind != BT_MODULE && !op->span[i].end_ns)
+			return true;
+	return false;
+}
+
+void boottrace__stop(struct boottrace_open *op)
+{
+	if (!op || op->pipe_fd < 0)
+		return;
+	close(op->pipe_fd);
+	op->pipe_fd = -1;
+	if (op->disable)
+		events_off(op->tracefs, end_events, ARRAY_SIZE(end_events));
+}
+
+/* Follow the ends of the spans open at the cutover on trace_pipe. */
+static void boottrace__follow_start(struct boottrace *bt, const char *tracefs,
+				    bool disable)
+{
+	struct boottrace_open *op = bt->open;
+	char path[512];
+
+	snprintf(op->tracefs, sizeof(op->tracefs), "%s", tracefs);
+	op->disable = disable;
+	op->attach_ns = bt->attach_ns;
+	snprintf(path, sizeof(path), "%s/trace_pipe", tracefs);
+	if (bt->clock_is_boot && open__any(op))
+		op->pipe_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (op->pipe_fd < 0 && disable)
+		events_off(tracefs, end_events, ARRAY_SIZE(end_events));
 }
 
 int boottrace__emit(const char *tracefs, uint64_t attach_ns, bool disable,
 		    struct output *out, struct boottrace_stats *st,
 		    struct boottrace_open *open)
 {
-	struct boottrace bt = { .out = out, .st = st, .open = open,
+	struct boottrace_open none = { .pipe_fd = -1 };
+	struct boottrace bt = { .out = out, .st = st,
+				.open = open ? open : &none,
 				.attach_ns = attach_ns };
 	bool sigchld = st->sigchld;
 	char path[512], *line = NULL;
 	size_t cap = 0;
 	FILE *f;
 
-
 	memset(st, 0, sizeof(*st));
 	st->sigchld = sigchld;
-	if (open)
-		open->n = 0;
+	memset(bt.open, 0, sizeof(*bt.open));
+	bt.open->pipe_fd = -1;
 	read_clock(tracefs, st->clock, sizeof(st->clock));
 	bt.clock_is_boot = !strcmp(st->clock, "boot");
+	/* Reading "trace" must not pause the ends being recorded. */
+	tracefs_set(tracefs, "options/pause-on-trace", "0\n");
 	if (disable)
-		disable_boot_kprobes(tracefs);
+		events_off(tracefs, start_events, ARRAY_SIZE(start_events));
 	snprintf(path, sizeof(path), "%s/trace", tracefs);
 	f = fopen(path, "re");
 	if (!f) {
@@ -539,10 +638,261 @@ int boottrace__emit(const char *tracefs, uint64_t attach_ns, bool disable,
 	free(line);
 	fclose(f);
 	boottrace__flush_pending(&bt);
+	if (open)
+		boottrace__follow_start(&bt, tracefs, disable);
+	else if (disable)
+		events_off(tracefs, end_events, ARRAY_SIZE(end_events));
 	return 0;
 }
 
+/* The open span of @kind on @pid (innermost), or NULL. */
+static struct boottrace_span *open__find(struct boottrace_open *op,
+					 enum boottrace_kind kind, int pid)
+{
+	return (struct boottrace_span *)span_of(op->span, op->n, kind, pid);
+}
+
+/* Was a probe on @pid ending at @ts_ns already read from a BPF record? */
+static bool open__claimed(struct boottrace_open *op, int pid, uint64_t ts_ns)
+{
+	int i;
+
+	for (i = 0; i < op->nclaimed; i++) {
+		uint64_t e = op->claimed[i].end_ns;
+
+		if (op->claimed[i].pid == pid &&
+		    (e > ts_ns ? e - ts_ns : ts_ns - e) < SAME_END_NS) {
+			op->claimed[i] = op->claimed[--op->nclaimed];
+			return true;
+		}
+	}
+	return false;
+}
+
+static void open__claim(struct boottrace_open *op, int pid, uint64_t end_ns)
+{
+	if (op->nclaimed == (int)ARRAY_SIZE(op->claimed))
+		memmove(&op->claimed[0], &op->claimed[1],
+			--op->nclaimed * sizeof(op->claimed[0]));
+	op->claimed[op->nclaimed].pid = pid;
+	op->claimed[op->nclaimed++].end_ns = end_ns;
+}
+
+/* An end read from trace_pipe: the record of the open span it ends. */
+static int open__end(struct boottrace_open *op, struct output *out,
+		     const struct boottrace_end_event *ev)
+{
+	enum boottrace_kind kind = ev->probe ? BT_PROBE : BT_INITCALL;
+	struct boottrace_span *p = open__find(op, kind, ev->pid), *m;
+	json_object *o;
+
+	if (!p || (ev->probe && open__claimed(op, ev->pid, ev->ts_ns)))
+		return 0;
+	p->end_ns = ev->ts_ns;
+	p->end_from_trace = true;
+	o = span_json(ev->probe ? "probe" : "initcall", p, ev->ts_ns, "boot",
+		      false);
+	add_ret(o, kind, ev->ret);
+	if (ev->probe) {
+		add_origin(o, open__find(op, BT_INITCALL, ev->pid));
+	} else if ((m = open__find(op, BT_MODULE, ev->pid)) &&
+		   !strcmp(m->name, p->module)) {
+		m->end_ns = ev->ts_ns;
+	}
+	output__write(out, o);
+	json_object_put(o);
+	op->ends_from_trace++;
+	return 1;
+}
+
+/* A trace_pipe line: queued if it may end an open span. */
+static void open__line(struct boottrace_open *op, char *line)
+{
+	struct boottrace_end_event *ev;
+	struct tline t;
+	bool probe;
+
+	if (!tline_parse(line, &t) || t.ts_ns < op->attach_ns)
+		return;
+	op->lines_after++;
+	probe = !strcmp(t.event, "probe_return");
+	if (!probe && strcmp(t.event, "initcall_finish"))
+		return;
+	if (!open__find(op, probe ? BT_PROBE : BT_INITCALL, t.pid))
+		return;
+	if (op->nqueued == (int)ARRAY_SIZE(op->queued))
+		return;
+	ev = &op->queued[op->nqueued++];
+	ev->ts_ns = t.ts_ns;
+	ev->pid = t.pid;
+	ev->probe = probe;
+	ev->ret = (int)field_long(t.rest, "ret=");
+}
+
+/* Whatever trace_pipe holds now, line by line. */
+static void open__read(struct boottrace_open *op)
+{
+	char *nl, *line;
+	ssize_t n;
+
+	for (;;) {
+		n = read(op->pipe_fd, op->buf + op->len,
+			 sizeof(op->buf) - 1 - op->len);
+		if (n <= 0)
+			return;
+		op->len += n;
+		op->buf[op->len] = '\0';
+		line = op->buf;
+		while ((nl = strchr(line, '\n'))) {
+			*nl = '\0';
+			open__line(op, line);
+			line = nl + 1;
+		}
+		op->len -= line - op->buf;
+		memmove(op->buf, line, op->len);
+		if (op->len == sizeof(op->buf) - 1)
+			op->len = 0;	/* a line longer than the buffer */
+	}
+}
+
+int boottrace__follow(struct boottrace_open *op, struct output *out,
+		      uint64_t up_to_ns)
+{
+	int i, done = 0, kept = 0;
+
+	if (!op || op->pipe_fd < 0)
+		return 0;
+	open__read(op);
+	for (i = 0; i < op->nqueued; i++) {
+		if (op->queued[i].ts_ns < up_to_ns)
+			done += open__end(op, out, &op->queued[i]);
+		else
+			op->queued[kept++] = op->queued[i];
+	}
+	op->nqueued = kept;
+	if (!open__any(op))
+		boottrace__stop(op);
+	return done;
+}
+
+static struct boottrace_span *open__probe(struct boottrace_open *op, int pid,
+					  const char *driver,
+					  const char *device)
+{
+	int i;
+
+	for (i = op->n - 1; i >= 0; i--)
+		if (op->span[i].kind == BT_PROBE && op->span[i].pid == pid &&
+		    !strcmp(op->span[i].name, driver) &&
+		    !strcmp(op->span[i].device, device))
+			return &op->span[i];
+	return NULL;
+}
+
+enum boottrace_end boottrace_open__end(struct boottrace_open *op, int pid,
+				       const char *driver, const char *device,
+				       uint64_t end_ns, uint64_t *start_ns)
+{
+	struct boottrace_span *p = op ? open__probe(op, pid, driver, device) : NULL;
+
+	if (!p) {
+		/* Another probe on a thread with an open one: not its end. */
+		if (op && open__find(op, BT_PROBE, pid))
+			open__claim(op, pid, end_ns);
+		return BT_NOT_OPEN;
+	}
+	if (p->end_ns) {
+		if (p->end_from_trace && (p->end_ns > end_ns ? p->end_ns - end_ns :
+					  end_ns - p->end_ns) < SAME_END_NS) {
+			op->duplicates++;
+			return BT_DUPLICATE;
+		}
+		return BT_NOT_OPEN;
+	}
+	p->end_ns = end_ns;
+	if (!*start_ns) {
+		*start_ns = p->start_ns;
+		p->taken = true;
+	}
+	return BT_ENDED;
+}
+
+bool boottrace_open__has(const struct boottrace_open *op, int pid)
+{
+	int i;
+
+	for (i = 0; op && i < op->n; i++)
+		if (op->span[i].pid == pid && !op->span[i].end_ns)
+			return true;
+	return false;
+}
+
+bool boottrace_open__state(const struct boottrace_open *op, int pid,
+			   uint64_t ts_ns, json_object *state)
+{
+	const struct boottrace_span *p;
+	json_object *m, *name;
+	bool added = false;
+
+	if (!op || !state)
+		return false;
+	p = span_of(op->span, op->n, BT_MODULE, pid);
+	/* The collector saw finit_module() enter, not the module's name. */
+	if (p && p->start_ns <= ts_ns &&
+	    json_object_object_get_ex(state, "module_load", &m) &&
+	    json_object_object_get_ex(m, "name", &name) &&
+	    !*json_object_get_string(name)) {
+		json_object_object_add(m, "name", json_str_n(p->name, sizeof(p->name)));
+		json_object_object_add(m, "name_from",
+				       json_object_new_string("boot_trace"));
+		added = true;
+	} else if (p && p->start_ns <= ts_ns &&
+		   !json_object_object_get_ex(state, "module_load", NULL)) {
+		m = json_object_new_object();
+		json_object_object_add(m, "name", json_str_n(p->name, sizeof(p->name)));
+		json_object_object_add(m, "for_ns", json_object_new_int64(
+			ts_ns - p->start_ns));
+		json_object_object_add(m, "from", json_object_new_string("boot_trace"));
+		json_object_object_add(state, "module_load", m);
+		added = true;
+	}
+	p = span_of(op->span, op->n, BT_PROBE, pid);
+	if (p && p->start_ns <= ts_ns &&
+	    !json_object_object_get_ex(state, "probe", NULL)) {
+		m = json_object_new_object();
+		json_object_object_add(m, "driver", json_str_n(p->name, sizeof(p->name)));
+		json_object_object_add(m, "device",
+				       json_str_n(p->device, sizeof(p->device)));
+		json_object_object_add(m, "for_ns", json_object_new_int64(
+			ts_ns - p->start_ns));
+		json_object_object_add(m, "from", json_object_new_string("boot_trace"));
+		json_object_object_add(state, "probe", m);
+		added = true;
+	}
+	return added;
+}
+
+/* What was still open at the cutover, and how it ended. */
+static json_object *open__stats_json(const struct boottrace_open *op)
+{
+	json_object *o = json_object_new_object();
+	int i, still = 0;
+
+	for (i = 0; i < op->n; i++)
+		still += op->span[i].kind != BT_MODULE && !op->span[i].end_ns;
+	json_object_object_add(o, "open", json_object_new_int64(op->n));
+	json_object_object_add(o, "ends_from_trace",
+			       json_object_new_int64(op->ends_from_trace));
+	json_object_object_add(o, "bpf_duplicates",
+			       json_object_new_int64(op->duplicates));
+	json_object_object_add(o, "still_open", json_object_new_int64(still));
+	json_object_object_add(o, "lines_after_cutover",
+			       json_object_new_int64(op->lines_after));
+	return o;
+}
+
 json_object *boottrace__stats_json(const struct boottrace_stats *st,
+				   const struct boottrace_open *open,
 				   const char *tracefs)
 {
 	json_object *o = json_object_new_object();
@@ -563,5 +913,7 @@ json_object *boottrace__stats_json(const struct boottrace_stats *st,
 	json_object_object_add(o, "sigchld_filtered",
 			       json_object_new_int64(st->sigchld_filtered));
 	json_object_object_add(o, "lost_entries", json_object_new_int64(st->lost));
+	if (open)
+		json_object_object_add(o, "after_cutover", open__stats_json(open));
 	return o;
 }

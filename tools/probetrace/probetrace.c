@@ -75,6 +75,7 @@ struct collector {
 	struct boottrace_stats boot;
 	struct boottrace_open boot_open;	/* probes open at the cutover */
 	uint64_t starts_from_boot_trace;
+	uint64_t states_from_boot_trace;	/* signal states completed */
 	struct attach_stats attach;
 	int attach_err;
 	/* Opened at start (see collector__open_later), -1 if not wanted. */
@@ -575,26 +576,58 @@ static int collector__attach(struct collector *c)
 
 /*
  * A probe that began before the cutover and ends after it: the boot-time
- * trace saw it start (if the fentry program was not attached yet).
+ * trace saw it start (if the fentry program was not attached yet), and may
+ * have written its end already (a BPF record of it is then a duplicate).
  */
 static json_object *probe_from_event(struct collector *c, const void *data,
-				     size_t size)
+				     size_t size, bool *duplicate)
 {
 	struct pt_probe e;
 	json_object *rec;
 	uint64_t start;
 
 	memcpy(&e, data, sizeof(e));
-	if (e.start_ns || !boottrace_open__take(&c->boot_open, e.hdr.pid,
-						e.driver, e.device, &start))
-		return record__from_event(data, size, &c->sym);
-	e.start_ns = start;
-	rec = record__from_event(&e, sizeof(e), &c->sym);
-	if (rec) {
-		json_object_object_add(rec, "start_from",
-				       json_object_new_string("boot_trace"));
-		c->starts_from_boot_trace++;
+	start = e.start_ns;
+	switch (boottrace_open__end(&c->boot_open, e.hdr.pid, e.driver,
+				    e.device, e.hdr.ts_ns, &start)) {
+	case BT_DUPLICATE:
+		*duplicate = true;
+		return NULL;
+	case BT_ENDED:
+		if (start == e.start_ns)
+			break;
+		e.start_ns = start;
+		rec = record__from_event(&e, sizeof(e), &c->sym);
+		if (rec) {
+			json_object_object_add(rec, "start_from",
+					       json_object_new_string("boot_trace"));
+			c->starts_from_boot_trace++;
+		}
+		return rec;
+	case BT_NOT_OPEN:
+		break;
 	}
+	return record__from_event(data, size, &c->sym);
+}
+
+/*
+ * A signal to a thread that was already loading a module or probing when
+ * the collector attached: the collector's state of it is blind to that,
+ * the boot-time trace is not.  Its ends before the signal are read first.
+ */
+static json_object *signal_from_event(struct collector *c, const void *data,
+				      size_t size)
+{
+	const struct pt_signal *e = data;
+	json_object *rec = record__from_event(data, size, &c->sym), *state;
+
+	if (!rec || !boottrace_open__has(&c->boot_open, e->target_pid))
+		return rec;
+	boottrace__follow(&c->boot_open, &c->out, e->hdr.ts_ns);
+	if (json_object_object_get_ex(rec, "target_state", &state) &&
+	    boottrace_open__state(&c->boot_open, e->target_pid, e->hdr.ts_ns,
+				  state))
+		c->states_from_boot_trace++;
 	return rec;
 }
 
@@ -612,13 +645,18 @@ static int handle_event(void *ctx, void *data, size_t size)
 {
 	const struct pt_hdr *h = data;
 	struct collector *c = ctx;
+	bool duplicate = false;
 	json_object *rec;
 
 	c->received++;
 	if (size >= sizeof(struct pt_probe) && h->type == PT_PROBE)
-		rec = probe_from_event(c, data, size);
+		rec = probe_from_event(c, data, size, &duplicate);
+	else if (size >= sizeof(struct pt_signal) && h->type == PT_SIGNAL_GENERATE)
+		rec = signal_from_event(c, data, size);
 	else
 		rec = record__from_event(data, size, &c->sym);
+	if (duplicate)
+		return 0;	/* counted in the trailer's boot_trace */
 	if (!rec) {
 		c->malformed++;
 		return 0;
@@ -749,8 +787,13 @@ static void collector__run(struct collector *c)
 	uint64_t end = env.duration ? boot_ns() + env.duration * 1e9 : 0;
 	int err;
 
+	uint64_t t;
+
 	while (!exiting) {
+		t = boot_ns();
 		err = ring_buffer__poll(c->rb, 100);
+		/* The BPF records before t are read: the trace's ends can go. */
+		boottrace__follow(&c->boot_open, &c->out, t);
 		/* What one round read goes out now: at most 100 ms late. */
 		collector__flush(c);
 		if (err < 0 && err != -EINTR) {
@@ -881,13 +924,16 @@ static void collector__trailer(struct collector *c)
 	json_object_object_add(o, "records_by_type", json_object_get(c->out.by_type));
 	json_object_object_add(o, "not_attached", json_object_get(c->not_attached));
 	json_object_object_add(o, "boot_trace", env.boot_trace ?
-			       boottrace__stats_json(&c->boot, env.tracefs) : NULL);
+			       boottrace__stats_json(&c->boot, &c->boot_open,
+						     env.tracefs) : NULL);
 	json_object_object_add(o, "startup", collector__startup(c));
 	/* What draining cost: CPU per event received, the consumer's side. */
 	json_object_object_add(o, "drain_cpu_ns", json_object_new_int64(
 		c->cpu_at_end - c->cpu_at_ready));
 	json_object_object_add(o, "probe_starts_from_boot_trace",
 			       json_object_new_int64(c->starts_from_boot_trace));
+	json_object_object_add(o, "signal_states_from_boot_trace",
+			       json_object_new_int64(c->states_from_boot_trace));
 	if (env.attach_dir)
 		json_object_object_add(o, "attachments", collector__attachments(c));
 	if (c->sym.err)
@@ -920,7 +966,9 @@ static int trace_main(void)
 	struct collector c = {
 		.sym = { .path = env.kallsyms, .fd = -1 },
 		.attach_dirfd = -1, .done_dirfd = -1,
+		.boot_open = { .pipe_fd = -1 },
 	};
+	uint64_t t_end;
 	int err;
 
 	c.attached = json_object_new_array();
@@ -962,7 +1010,10 @@ static int trace_main(void)
 		(c.attach_ns - c.t_loaded) / 1e6, (c.t_ready - c.attach_ns) / 1e6);
 	collector__run(&c);
 	/* Whatever is still in the ring buffer goes out before the trailer. */
+	t_end = boot_ns();
 	ring_buffer__consume(c.rb);
+	boottrace__follow(&c.boot_open, &c.out, t_end);
+	boottrace__stop(&c.boot_open);
 	if (c.attach_dirfd >= 0)
 		c.attach_err = attach__send_dir(c.attach_dirfd, &c.out, &c.attach);
 	collector__flush(&c);
