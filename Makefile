@@ -28,8 +28,10 @@ CACHE    ?= $(or $(BOOTPROBE_CACHE),$(XDG_CACHE_HOME),$(HOME)/.cache)/bootprobe
 export BOOTPROBE_CACHE := $(if $(BOOTPROBE_CACHE),$(BOOTPROBE_CACHE),$(CACHE))
 
 CC       ?= gcc
+# CFLAGS is the user's (make CFLAGS=-O0); ALL_CFLAGS adds what the build
+# needs whatever CFLAGS says: warnings, the C dialect, header dependencies.
 CFLAGS   ?= -O2 -g
-CFLAGS   += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -MMD -MP $(SANITIZE_FLAGS)
+ALL_CFLAGS = -Wall -Wextra -Wno-unused-parameter -std=gnu11 -MMD -MP $(SANITIZE_FLAGS) $(CFLAGS)
 CPPFLAGS += -Itools/common -I$(OBJ)
 JSON_LIBS := -ljson-c
 
@@ -45,6 +47,12 @@ DEPS_STAMP := $(BUILD)/.deps-ok
 
 .PHONY: FORCE all deps kernel guest debian-image check check-unit check-sanitize check-patches \
 	check-style check-fleet host-tools clean bench bench-2014 bench-real bench-debian help
+.DEFAULT_GOAL := all
+
+# The in-guest collector (CO-RE BPF, libbpf skeleton, static binary): included
+# before the first rule that names $(PROBETRACE), which it defines.
+include tools/probetrace/probetrace.mk
+
 all: $(BIN)/bootprobe $(PROBETRACE) guest debian-image
 
 help:
@@ -65,14 +73,11 @@ RUNNER_OBJS := $(patsubst tools/%.c,$(OBJ)/%.o,$(RUNNER_SRCS))
 
 $(OBJ)/%.o: tools/%.c | $(DEPS_STAMP)
 	$(call msg,CC,$<)
-	$(Q)mkdir -p $(@D) && $(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	$(Q)mkdir -p $(@D) && $(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
 $(BIN)/bootprobe: $(OBJ)/bootprobe/main.o $(RUNNER_OBJS) $(COMMON_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) $^ -o $@ $(JSON_LIBS) -lm
-
-# The in-guest collector (CO-RE BPF, libbpf skeleton, static binary).
-include tools/probetrace/probetrace.mk
+	$(Q)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) $^ -o $@ $(JSON_LIBS) -lm
 
 # ---- guest: kernel, test module, initramfs --------------------------------
 # build-kernel.sh hashes its inputs and rebuilds only when they change; it
@@ -92,7 +97,7 @@ $(SLOWPROBE_DIR)/slowprobe.ko: kernel-patches/slowprobe/slowprobe.c kernel-patch
 STORM := $(BIN)/storm
 $(STORM): $(OBJ)/guest/storm.o
 	$(call msg,LINK,$@)
-	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) -static $^ -o $@
+	$(Q)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) -static $^ -o $@
 
 GUEST_EXTRAS := $(SLOWPROBE_DIR)/slowprobe.ko $(PROBETRACE) $(STORM)
 
@@ -153,11 +158,11 @@ TEST_BINS := $(patsubst tests/unit/%.c,$(BIN)/tests/%,$(TEST_SRCS))
 
 $(OBJ)/tests/%.o: tests/unit/%.c | $(DEPS_STAMP)
 	$(call msg,CC,$<)
-	$(Q)mkdir -p $(@D) && $(CC) $(CPPFLAGS) -Itools/bootprobe $(CFLAGS) -c $< -o $@
+	$(Q)mkdir -p $(@D) && $(CC) $(CPPFLAGS) -Itools/bootprobe $(ALL_CFLAGS) -c $< -o $@
 
 $(BIN)/tests/%: $(OBJ)/tests/%.o $(RUNNER_OBJS) $(COMMON_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) $^ -o $@ $(JSON_LIBS) -lm
+	$(Q)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) $^ -o $@ $(JSON_LIBS) -lm
 
 check: $(TEST_BINS) $(FUZZ_BINS)
 	$(Q)tests/check.sh
