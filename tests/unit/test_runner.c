@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* `bootprobe run` pieces: argument parsing, the QEMU command line, result files. */
 #include "check.h"
+#include "jsonio.h"
 #include "qemu.h"
 #include "runner.h"
 #include "util.h"
@@ -178,18 +179,12 @@ static void command_line_debian(void)
 
 static struct json_object *load_json(const char *path)
 {
-	struct json_object *o = json_object_from_file(path);
+	const char *why = NULL;
+	struct json_object *o = jread(path, &why);
 
 	if (!o)
-		printf("# %s: %s\n", path, json_util_get_last_err());
+		printf("# %s: %s\n", path, why);
 	return o;
-}
-
-static const char *jstr(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	return json_object_object_get_ex(o, key, &v) ? json_object_get_string(v) : NULL;
 }
 
 static void result_files(void)
@@ -224,7 +219,7 @@ static void result_files(void)
 	free(path);
 	CHECK_STR(boot ? jstr(boot, "outcome") : NULL, "timeout", "boot.json holds the outcome");
 	CHECK_STR(boot ? jstr(boot, "qemu_cmdline") : NULL, "qemu -x", "boot.json holds the QEMU command line");
-	CHECK_STR(boot ? jstr(boot, "wall_s") : NULL, "12.000", "wall time is kept to the millisecond");
+	CHECK_STR(boot ? json_object_get_string(jget(boot, "wall_s")) : NULL, "12.000", "wall time is kept to the millisecond");
 	path = xasprintf("%s/manifest.json", run.dir);
 	man = load_json(path);
 	free(path);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "analyze.h"
+#include "jsonio.h"
 
 #include <json-c/json.h>
 #include <math.h>

@@ -13,38 +13,6 @@
 
 #include "util.h"
 
-struct json_object;
-
-/* JSON accessors that tolerate anything: NULL, or "" for a missing string. */
-struct json_object *jget(struct json_object *o, const char *key);
-const char *jstr(struct json_object *o, const char *key);
-/*
- * Every string value in @o through ctl_scrub(): a file from a
- * guest or a results folder, scrubbed once where it is parsed, hands no
- * control byte to any output.
- */
-void jscrub(struct json_object *o, bool keep_lines);
-/*
- * A JSON object from a guest or a results folder (boot.json, the manifest,
- * image.json): @len bytes of text with no NUL byte, one object, scrubbed.
- * NULL with @why saying what was wrong.  jread() reads the file first,
- * through read_file() (regular, bounded).
- */
-struct json_object *jparse(const char *text, size_t len, const char **why);
-struct json_object *jread(const char *path, const char **why);
-/*
- * @o as pretty JSON with a final newline at @path, written whole
- * (write_file_atomic()); 0, or -1 after "@who: PATH: why" on stderr.
- */
-int jwrite(const char *path, struct json_object *o, const char *who);
-/* A JSON number, or NULL (JSON null) when @v is NaN or infinite: no output prints NaN. */
-struct json_object *jdouble(double v);
-/*
- * @key of @o as a number of seconds or a factor: finite, within @min..@max,
- * else NAN (a results folder may say NaN, Infinity or -1).
- */
-double jseconds(struct json_object *o, const char *key, double min, double max);
-
 #define NAME_LEN 64
 #define UNKNOWN_NS INT64_MIN
 

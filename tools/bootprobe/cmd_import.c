@@ -13,6 +13,7 @@
  */
 #define _GNU_SOURCE
 #include "boot.h"
+#include "jsonio.h"
 #include "commands.h"
 #include "scenario.h"
 

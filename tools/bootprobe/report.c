@@ -10,6 +10,7 @@
 #include "report.h"
 #include "charts.h"
 #include "drivers.h"
+#include "jsonio.h"
 
 #include <ctype.h>
 #include <errno.h>

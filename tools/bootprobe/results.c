@@ -13,6 +13,7 @@
  */
 #define _GNU_SOURCE
 #include "boot.h"
+#include "jsonio.h"
 #include "runner.h"
 #include "util.h"
 

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "rundata.h"
 #include "drivers.h"
+#include "jsonio.h"
 #include "sdanalyze.h"
 
 #include <dirent.h>

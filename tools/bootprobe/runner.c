@@ -10,6 +10,7 @@
 #include "runner.h"
 #include "accel.h"
 #include "boot.h"
+#include "jsonio.h"
 #include "qemu.h"
 #include "until.h"
 #include "util.h"

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "analyze.h"
 #include "boot.h"
+#include "jsonio.h"
 
 #include <getopt.h>
 #include <json-c/json.h>
