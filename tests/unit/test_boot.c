@@ -15,6 +15,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* A NUL-terminated stream through the one stream reader. */
+static void parse_text(struct boot_data *b, const char *text, const char *label)
+{
+	boot_data__parse_events(b, text, strlen(text), label);
+}
+
 static char tmpdir[] = "/tmp/bootprobe-test-boot.XXXXXX";
 
 static bool has_warning(const struct boot_data *b, const char *what)
@@ -44,7 +50,7 @@ static void malformed_events(void)
 			       "\n"
 			       "{\"type\":\"probe\",\"driver\":\"x\",\"start_ns\":\"soon\"", probe_line);
 
-	boot_data__parse_events(b, text, "ev.jsonl");
+	parse_text(b, text, "ev.jsonl");
 	CHECK(b->nr_probes == 1 && !strcmp(b->probes[0].driver, "slowprobe") &&
 	      b->probes[0].ret == -4 && b->probes[0].start_ns == 3000000000LL,
 	      "the valid probe record among garbage is kept with its fields");
@@ -85,7 +91,7 @@ static void kill_chain(void)
 	free(b->kernel_cmdline);
 	b->kernel_cmdline = xstrdup("udev.event_timeout=3 x=1");
 	b->event_timeout_s = 3;
-	boot_data__parse_events(b, text, "ev.jsonl");
+	parse_text(b, text, "ev.jsonl");
 	CHECK(b->warnings.n == 0, "a complete stream loads without warnings");
 	CHECK(b->nr_kills == 1 && b->kills[0].stack.n == 2, "the SIGKILL and the victim's stack are read");
 	CHECK(fabs(boot_data__boot_time(b) - 9.5) < 1e-9,
@@ -201,7 +207,7 @@ static void records(void)
 	char err[512], *run = xasprintf("%s/twice", tmpdir), *dir, *path;
 	struct run_data *r;
 
-	boot_data__parse_events(b,
+	parse_text(b,
 		"{\"type\":\"header\",\"schema\":1}\n"
 		"{\"type\":\"probe\",\"driver\":\"d\",\"device\":\"x\",\"pid\":\"152\","
 		"\"start_ns\":1,\"end_ns\":2}\n"
@@ -265,7 +271,7 @@ static void huge_values(void)
 	struct boot_metrics m;
 	struct boot_losses l;
 
-	boot_data__parse_events(b,
+	parse_text(b,
 		"{\"type\":\"header\",\"schema\":1}\n"
 		"{\"type\":\"probe\",\"driver\":\"d\",\"device\":\"x\",\"pid\":7,"
 		"\"start_ns\":-9223372036854775807,\"end_ns\":9223372036854775807,\"ret\":0}\n"
@@ -301,7 +307,7 @@ static void lost_sum(void)
 		struct boot_data *b = boot_data__new("t");
 
 		/* 2^62 - 1 each: their sum fits in a boot, two boots' do not. */
-		boot_data__parse_events(b,
+		parse_text(b,
 			"{\"type\":\"header\",\"schema\":1}\n"
 			"{\"type\":\"trailer\",\"events_written\":0,"
 			"\"events_dropped\":4611686018427387903,\"bpf_drops\":4611686018427387903}\n",
@@ -343,7 +349,7 @@ static void far_init_start(void)
 		struct boot_data *b = boot_data__new("t");
 
 		boot_data__parse_console(b, cases[i].console, "console.log");
-		boot_data__parse_events(b, "{\"type\":\"probe\",\"driver\":\"d\",\"device\":\"x\","
+		parse_text(b, "{\"type\":\"probe\",\"driver\":\"d\",\"device\":\"x\","
 					"\"start_ns\":1000000000,\"end_ns\":2000000000}\n", "ev");
 		CHECK(b->nr_probes == 1 &&
 		      probe_span__in_user_space(b, &b->probes[0]) == cases[i].in_user_space,

@@ -82,7 +82,7 @@ static struct boot_data *boot_of(const char *mode, int i)
 	struct boot_data *b = boot_data__new(mode);
 	char *text = events_of(mode, i);
 
-	boot_data__parse_events(b, text, "events.jsonl");
+	boot_data__parse_events(b, text, strlen(text), "events.jsonl");
 	free(b->mode);
 	free(b->outcome);
 	free(b->name);

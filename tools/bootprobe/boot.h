@@ -152,8 +152,12 @@ static inline bool boot_data__damaged(const struct boot_data *b)
 struct boot_data *boot_data__load(const char *dir, char *err, int errlen);
 void boot_data__free(struct boot_data *b);
 
-/* Parse the event stream text (exposed for tests and the fuzzer). */
-void boot_data__parse_events(struct boot_data *b, const char *text, const char *label);
+/*
+ * The event stream's @len bytes of text, read by the one stream reader
+ * (tools/common/events.h); exposed for tests and the fuzzer.
+ */
+void boot_data__parse_events(struct boot_data *b, const char *text, size_t len,
+			     const char *label);
 void boot_data__parse_console(struct boot_data *b, const char *text, const char *label);
 /*
  * boot.json's text (@len bytes, NUL-terminated, read from @label) into @b:

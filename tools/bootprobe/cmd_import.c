@@ -90,7 +90,7 @@ static struct boot_data *import__read(const char *log, char **text, size_t *len,
 		return NULL;
 	}
 	b = boot_data__new(log);
-	boot_data__parse_events(b, *text, log);
+	boot_data__parse_events(b, *text, *len, log);
 	if (!b->has_header)
 		*why = "no header record: not a bootprobe-collector stream";
 	else if (boot_data__damaged(b))
