@@ -360,11 +360,13 @@ static void far_init_start(void)
 }
 
 /* A boot folder of @cmdline and @console; NULL if it does not load. */
-static struct boot_data *boot_of(const char *name, const char *cmdline, const char *console)
+/* A boot folder of boot.json (@cmdline, and @extra fields) and @console, loaded. */
+static struct boot_data *boot_of(const char *name, const char *cmdline, const char *extra,
+				 const char *console)
 {
 	char err[512], *dir = xasprintf("%s/udev/%s", tmpdir, name), *path;
 	char *json = xasprintf("{\"boot\":\"%s\",\"mode\":\"m\",\"outcome\":\"ok\","
-			       "\"kernel_cmdline\":\"%s\"}", name, cmdline);
+			       "\"kernel_cmdline\":\"%s\"%s}", name, cmdline, extra);
 	struct boot_data *b;
 
 	mkdir_p(dir);
@@ -394,6 +396,10 @@ static void udev_settings(void)
 		{ "bootprobe.udev_conf_event_timeout=18 udev.event_timeout=3", 3 },
 		{ "bootprobe.udev_conf_event_timeout=3 bootprobe.rules_event_timeout=18", 3 },
 		{ "bootprobe.rules_event_timeout=18", 180 },
+		/* one scanner: the last one wins, whole words only */
+		{ "udev.event_timeout=3 udev.event_timeout=5", 5 },
+		{ "udev.event_timeout=3 udev.event_timeout=soon", 3 },
+		{ "xudev.event_timeout=3 bootprobe.udev_event_timeout=4", 180 },
 	};
 	const char *console =
 		"[    3.0] systemd-udevd[95]: /etc/udev/rules.d/69-bootprobe-event-timeout.rules:1 "
@@ -405,17 +411,43 @@ static void udev_settings(void)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char *name = xasprintf("b%zu", i);
 
-		b = boot_of(name, cases[i].cmdline, "");
+		b = boot_of(name, cases[i].cmdline, "", "");
 		CHECK(b && b->event_timeout_s == cases[i].want, "udev event timeout of '%s' is %g s",
 		      cases[i].cmdline, cases[i].want);
 		boot_data__free(b);
 		free(name);
 	}
-	b = boot_of("ignored", "x=1", console);
+	b = boot_of("ignored", "x=1", "", console);
 	CHECK(b && b->udev_ignored.n == 1 && strstr(b->udev_ignored.v[0], "69-bootprobe-event-timeout.rules:1"),
 	      "udevd's 'Invalid value for OPTIONS key' line is kept with its file and line");
 	CHECK(b && b->disks == 7 && b->disks_expected == 8 && boot_data__boot_time(b) == 7.5,
 	      "the disks mark is read and ends the boot time when it comes last");
+	boot_data__free(b);
+}
+
+/*
+ * The kill policy and the udev timeout a boot ran with: boot.json's, as the
+ * runner wrote them; the command line's, by the same scanner, for a
+ * boot.json from before.
+ */
+static void boot_settings(void)
+{
+	struct boot_data *b;
+
+	b = boot_of("stored", "udev.event_timeout=3 kthread.sigkill_policy=unkillable",
+		    ",\"udev_event_timeout_s\":7.5,\"kill_policy\":\"grace=30000\"", "");
+	CHECK(b && b->event_timeout_s == 7.5 && !strcmp(b->kill_policy, "grace=30000"),
+	      "boot.json's udev timeout and kill policy are read, not the command line's");
+	boot_data__free(b);
+	b = boot_of("stored-default", "kthread.sigkill_policy=unkillable",
+		    ",\"udev_event_timeout_s\":180,\"kill_policy\":\"\"", "");
+	CHECK(b && b->event_timeout_s == 180 && !*b->kill_policy,
+	      "boot.json's empty kill policy is the kernel's default, whatever the text says");
+	boot_data__free(b);
+	b = boot_of("old", "kthread.sigkill_policy=grace=100 xkthread.sigkill_policy=a "
+		    "kthread.sigkill_policy=unkillable", "", "");
+	CHECK(b && !strcmp(b->kill_policy, "unkillable"),
+	      "an old boot.json: the kill policy is the command line's last whole word");
 	boot_data__free(b);
 }
 
@@ -427,6 +459,7 @@ int main(void)
 	kill_chain();
 	folders();
 	udev_settings();
+	boot_settings();
 	odd_files();
 	records();
 	huge_values();

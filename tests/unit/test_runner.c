@@ -210,7 +210,10 @@ static void result_files(void)
 	run.boots[1].qe.timed_out = true;
 	run.boots[1].qe.status = 9;
 	run.nr_finished = 1;
-	CHECK(!results__write_boot(&run, &run.boots[1], "qemu -x", "driver_async_probe=*"),
+	CHECK(!results__write_boot(&run, &run.boots[1], "qemu -x", "driver_async_probe=*",
+				   "console=ttyS0 udev.event_timeout=3 driver_async_probe=* "
+				   "udev.timeout_signal=SIGTERM kthread.sigkill_policy=grace=30000 "
+				   "udev.event_timeout=4500ms"),
 	      "boot.json is written");
 	CHECK(!results__write_manifest(&run), "manifest.json is written");
 
@@ -220,6 +223,10 @@ static void result_files(void)
 	CHECK_STR(boot ? jstr(boot, "outcome") : NULL, "timeout", "boot.json holds the outcome");
 	CHECK_STR(boot ? jstr(boot, "qemu_cmdline") : NULL, "qemu -x", "boot.json holds the QEMU command line");
 	CHECK_STR(boot ? json_object_get_string(jget(boot, "wall_s")) : NULL, "12.000", "wall time is kept to the millisecond");
+	CHECK(boot && jseconds(boot, "udev_event_timeout_s", 0, 1e6) == 4.5 &&
+	      !strcmp(jstr(boot, "udev_timeout_signal"), "SIGTERM") &&
+	      !strcmp(jstr(boot, "kill_policy"), "grace=30000"),
+	      "boot.json holds the udev timeout (the last one), timeout signal and kill policy the guest read");
 	path = xasprintf("%s/manifest.json", run.dir);
 	man = load_json(path);
 	free(path);

@@ -375,18 +375,12 @@ static bool stock_kernel(const struct boot_data *b)
 	return !strcmp(b->kthread_source, "fentry");
 }
 
-/* The kthread_create() kill policy a boot ran with, from its kernel command line. */
-static const char *kill_policy_of(const struct boot_data *b, char *buf, size_t len)
+/* The kthread_create() kill policy a boot ran with. */
+static const char *kill_policy_of(const struct boot_data *b)
 {
-	const char *p = b->kernel_cmdline ? strstr(b->kernel_cmdline, "kthread.sigkill_policy=") : NULL;
-
 	if (stock_kernel(b))
 		return "none (a stock kernel: kthread_create() is always killable)";
-	if (!p)
-		return "killable, the default";
-	p += strlen("kthread.sigkill_policy=");
-	snprintf(buf, len, "%.*s", (int)strcspn(p, " "), p);
-	return buf;
+	return *b->kill_policy ? b->kill_policy : "killable, the default";
 }
 
 /*
@@ -399,7 +393,6 @@ static void explain_failed_probe(const struct boot_data *b, const struct probe_s
 {
 	const struct kill_event *k = kill_before(b, p);
 	const struct kthread_wait *w = kthread_failed_in(b, p);
-	char policy[64];
 
 	fprintf(out, "\nfailed probe: %s of %s returned %s at %.2f s in %s [%d]%s\n", p->driver,
 		p->device, errno_name(p->ret), p->end_ns / NS, p->comm, p->pid,
@@ -411,8 +404,7 @@ static void explain_failed_probe(const struct boot_data *b, const struct probe_s
 		fprintf(out, "  %s [%d] had sent this task SIGKILL at %.2f s, %.2f s before%s; "
 			"kill policy %s\n", k->sender_comm, k->sender_pid, k->ts_ns / NS,
 			((w ? w->end_ns : p->end_ns) - k->ts_ns) / NS,
-			w ? " kthread_create() failed" : " the probe failed", kill_policy_of(b, policy,
-											     sizeof(policy)));
+			w ? " kthread_create() failed" : " the probe failed", kill_policy_of(b));
 }
 
 /* "7.86 s", or "unknown" for a time the boot did not give. */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "boot.h"
+#include "cmdline.h"
 #include "events.h"
 #include "jsonio.h"
 
@@ -13,7 +14,6 @@
 #include <string.h>
 
 #define EPROBE_DEFER_ 517
-#define DEFAULT_UDEV_EVENT_TIMEOUT_S 180.0
 
 static void warn(struct boot_data *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -522,52 +522,19 @@ void boot_data__parse_console(struct boot_data *b, const char *text, const char 
 
 /* ---- boot.json ------------------------------------------------------------------- */
 
-/* A time as udev's parse_sec() reads the ones bootprobe writes: "3", "2.5s", "2500ms". */
-static bool udev_seconds(const char *s, double *out)
-{
-	char unit[4] = "";
-	double x;
-
-	if (sscanf(s, "%lf%3[a-z]", &x, unit) < 1 || x < 0)
-		return false;
-	if (!unit[0] || !strcmp(unit, "s"))
-		*out = x;
-	else if (!strcmp(unit, "ms"))
-		*out = x / 1000;
-	else
-		return false;
-	return true;
-}
-
-/* The last @key=VALUE on @cmdline wins, as in udevd; false if none. */
-static bool last_seconds(const char *cmdline, const char *key, double *out)
-{
-	size_t len = strlen(key);
-	bool found = false;
-	double x;
-
-	for (const char *p = cmdline; p && (p = strstr(p, key)); p++)
-		if ((p == cmdline || p[-1] == ' ') && udev_seconds(p + len, &x)) {
-			*out = x;
-			found = true;
-		}
-	return found;
-}
-
 /*
- * udevd's event timeout for a boot: the kernel command line wins over
- * udev.conf (written by /init from bootprobe.udev_conf_event_timeout=);
- * a rules file's OPTIONS+="event_timeout=" is ignored by udev 252.
+ * What the boot ran with: boot.json's, written by the runner from the
+ * command line it gave the guest; a boot.json from before it wrote them
+ * has only the command line, read here by the same scanner.
  */
-static double event_timeout_from(const char *cmdline)
+static void boot_data__settings(struct boot_data *b, struct json_object *o)
 {
-	double v = DEFAULT_UDEV_EVENT_TIMEOUT_S;
+	struct boot_settings s;
+	double t = jseconds(o, "udev_event_timeout_s", 0, 86400);
 
-	if (!cmdline)
-		return v;
-	if (!last_seconds(cmdline, "udev.event_timeout=", &v))
-		last_seconds(cmdline, "bootprobe.udev_conf_event_timeout=", &v);
-	return v;
+	boot_settings__from_cmdline(&s, b->kernel_cmdline);
+	b->event_timeout_s = isnan(t) ? s.udev_event_timeout_s : t;
+	copy(b->kill_policy, jget(o, "kill_policy") ? jstr(o, "kill_policy") : s.kill_policy);
 }
 
 int boot_data__parse_boot_json(struct boot_data *b, const char *text, size_t len,
@@ -591,7 +558,7 @@ int boot_data__parse_boot_json(struct boot_data *b, const char *text, size_t len
 	b->outcome = xstrdup(*jstr(o, "outcome") ? jstr(o, "outcome") : "?");
 	b->kernel_cmdline = xstrdup(jstr(o, "kernel_cmdline"));
 	b->wall_s = jseconds(o, "wall_s", 0, 86400);
-	b->event_timeout_s = event_timeout_from(b->kernel_cmdline);
+	boot_data__settings(b, o);
 	if (!strcmp(b->mode, "?"))
 		warn(b, "%s: no mode", label);
 	json_object_put(o);
@@ -627,7 +594,7 @@ struct boot_data *boot_data__new(const char *dir)
 	b->disks_done_s = b->multi_user_s = b->systemd_start_s = b->handover_s = NAN;
 	b->init_exec_s = NAN;
 	b->wall_s = NAN;
-	b->event_timeout_s = DEFAULT_UDEV_EVENT_TIMEOUT_S;
+	b->event_timeout_s = UDEV_EVENT_TIMEOUT_DEFAULT_S;
 	b->name = xstrdup("?");
 	b->mode = xstrdup("?");
 	b->outcome = xstrdup("?");

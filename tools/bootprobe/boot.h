@@ -89,7 +89,8 @@ struct boot_data {
 	char *dir, *name, *mode, *outcome, *kernel_cmdline;
 	char *host;			/* the machine that ran it, "" if boot.json does not say */
 	double wall_s;
-	double event_timeout_s;		/* udev's: from the command line, else 180 */
+	double event_timeout_s;		/* udev's (struct boot_settings) */
+	char kill_policy[NAME_LEN];	/* kthread.sigkill_policy=, "" if not set */
 	/* console markers, seconds since kernel start; NAN when absent */
 	double kernel_done_s;		/* "Run /init as init process" */
 	double init_start_s, coldplug_start_s, coldplug_done_s, devices_done_s, complete_s;
