@@ -268,12 +268,7 @@ static json_object *comparison_row(const struct mode_stats *m, enum metric k,
 	json_object_object_add(o, "metric", json_object_new_string(metric_names[k]));
 	json_object_object_add(o, "median_a", json_num(c->median_a));
 	json_object_object_add(o, "median_b", json_num(c->median_b));
-	json_object_object_add(o, "diff", json_num(c->diff));
-	json_object_object_add(o, "diff_ci95_lo", json_num(c->diff_lo));
-	json_object_object_add(o, "diff_ci95_hi", json_num(c->diff_hi));
-	json_object_object_add(o, "pct", json_num(c->pct));
-	json_object_object_add(o, "p", json_num(c->mw.p));
-	comparison__json_power(o, c);
+	comparison__json(o, c);
 	json_object_object_add(o, "slower_beyond_threshold", json_object_new_boolean(slower));
 	return o;
 }

@@ -881,23 +881,28 @@ void comparison__json_power(json_object *o, const struct comparison *c)
 			       json_object_new_boolean(comparison__significant(c)));
 }
 
-static json_object *comparison__json(const struct mode_stats *a, const struct mode_stats *b,
-				     enum metric k, const struct comparison *cp)
+void comparison__json(json_object *o, const struct comparison *c)
+{
+	json_object_object_add(o, "median_diff", json_num(c->diff));
+	json_object_object_add(o, "diff_ci95_lo", json_num(c->diff_lo));
+	json_object_object_add(o, "diff_ci95_hi", json_num(c->diff_hi));
+	json_object_object_add(o, "pct", json_num(c->pct));
+	json_object_object_add(o, "mann_whitney_u", json_num(c->mw.u));
+	json_object_object_add(o, "p", json_num(c->mw.p));
+	json_object_object_add(o, "p_exact", json_object_new_boolean(c->mw.exact));
+	comparison__json_power(o, c);
+}
+
+/* Mode @b against the baseline @a on metric @k: a row of summary.json's comparisons. */
+static json_object *mode_comparison__json(const struct mode_stats *a, const struct mode_stats *b,
+					  enum metric k, const struct comparison *c)
 {
 	json_object *o = json_object_new_object();
-	struct comparison c = *cp;
 
 	json_object_object_add(o, "baseline", json_object_new_string(a->name));
 	json_object_object_add(o, "mode", json_object_new_string(b->name));
 	json_object_object_add(o, "metric", json_object_new_string(metric_names[k]));
-	json_object_object_add(o, "median_diff", json_num(c.diff));
-	json_object_object_add(o, "diff_ci95_lo", json_num(c.diff_lo));
-	json_object_object_add(o, "diff_ci95_hi", json_num(c.diff_hi));
-	json_object_object_add(o, "pct", json_num(c.pct));
-	json_object_object_add(o, "mann_whitney_u", json_num(c.mw.u));
-	json_object_object_add(o, "p", json_num(c.mw.p));
-	json_object_object_add(o, "p_exact", json_object_new_boolean(c.mw.exact));
-	comparison__json_power(o, &c);
+	comparison__json(o, c);
 	return o;
 }
 
@@ -944,10 +949,10 @@ json_object *run_data__summary_json(struct run_data *r)
 		if (&r->modes[i] == base)
 			continue;
 		/* boot time and probe phase: cmp_metrics[0] and [1] */
-		json_object_array_add(cmp, comparison__json(base, &r->modes[i], M_BOOT,
-							    &cs[i * NR_CMP]));
-		json_object_array_add(cmp, comparison__json(base, &r->modes[i], M_PHASE,
-							    &cs[i * NR_CMP + 1]));
+		json_object_array_add(cmp, mode_comparison__json(base, &r->modes[i], M_BOOT,
+								 &cs[i * NR_CMP]));
+		json_object_array_add(cmp, mode_comparison__json(base, &r->modes[i], M_PHASE,
+								 &cs[i * NR_CMP + 1]));
 	}
 	free(cs);
 	json_object_object_add(o, "comparisons", cmp);

@@ -190,6 +190,12 @@ struct comparison *run_data__comparisons(struct run_data *r, const struct mode_s
 extern const char comparisons_note[];
 /* Those fields of @c into the JSON object @o. */
 void comparison__json_power(struct json_object *o, const struct comparison *c);
+/*
+ * Every field of a comparison into @o, the one way summary.json and
+ * compare --json write one: median_diff, its CI (diff_ci95_lo/hi), pct,
+ * mann_whitney_u, p, p_exact, then comparison__json_power()'s.
+ */
+void comparison__json(struct json_object *o, const struct comparison *c);
 
 /* Boots of @m (with events) where @d had no probe span at all. */
 int device_outcome__missing(const struct mode_stats *m, const struct device_outcome *d);
