@@ -255,9 +255,10 @@ static char *make_run_dir(const struct import_opts *o, char *id, size_t idlen)
 	if (o->run_id) {
 		snprintf(id, idlen, "%s", o->run_id);
 	} else {
-		time_t now = time(NULL);
+		char stamp[32];
 
-		strftime(id, idlen, "%Y%m%d-%H%M%S-import", localtime(&now));
+		now_run_stamp(stamp, sizeof(stamp));
+		snprintf(id, idlen, "%s-import", stamp);
 	}
 	dir = xasprintf("%s/%s", o->results, id);
 	if (err || mkdir(dir, 0755)) {

@@ -153,11 +153,8 @@ void run__free(struct run *run)
 static char *default_run_id(const char *scenario)
 {
 	char stamp[32];
-	time_t t = time(NULL);
-	struct tm tm;
 
-	localtime_r(&t, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	now_run_stamp(stamp, sizeof(stamp));
 	return xasprintf("%s-%s", stamp, scenario);
 }
 

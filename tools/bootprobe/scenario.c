@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "scenario.h"
 #include "cmdline.h"
+#include "rng.h"
 #include "qemu.h"
 #include "util.h"
 
@@ -929,19 +930,10 @@ int scenario__validate(const struct scenario *sc, char *err, int errlen)
 	return 0;
 }
 
-/* splitmix64: a small, portable generator; the same draws on every host. */
-static uint64_t mix64(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
 /* A uniform draw in (0, 1) for (seed, boot, device, stream). */
 static double draw01(uint64_t seed, long index, int dev, int stream)
 {
-	uint64_t x = mix64(mix64(mix64(seed) ^ (uint64_t)index) ^ ((uint64_t)dev << 8 | stream));
+	uint64_t x = rng__mix(rng__mix(rng__mix(seed) ^ (uint64_t)index) ^ ((uint64_t)dev << 8 | stream));
 
 	return ((x >> 11) + 0.5) / 9007199254740992.0;
 }
