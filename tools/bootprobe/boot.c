@@ -4,6 +4,7 @@
 #include "cmdline.h"
 #include "events.h"
 #include "jsonio.h"
+#include "outcome.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -708,6 +709,18 @@ bool probe_span__failed(const struct probe_span *p)
 {
 	/* -ENODEV and -ENXIO reject a match; -EPROBE_DEFER retries later. */
 	return p->ret != 0 && p->ret != -19 && p->ret != -6 && p->ret != -EPROBE_DEFER_;
+}
+
+const char boot_time_words[] =
+	"kernel start to the later of udev's queue empty after coldplug and the end of "
+	"the last driver probe in user space";
+const char boot_time_sentence[] =
+	"from kernel start to the later of udev's queue being empty after coldplug and the "
+	"end of the last driver probe in user space (async probes included)";
+
+bool boot_data__ok(const struct boot_data *b)
+{
+	return !strcmp(b->outcome, outcome__name(OUTCOME_OK));
 }
 
 double boot_data__boot_time(const struct boot_data *b)

@@ -201,6 +201,15 @@ int boot_data__save_attachments(const struct boot_data *b);
  * mark.  NAN if the boot never got there.
  */
 double boot_data__boot_time(const struct boot_data *b);
+/*
+ * The same definition in words, here and only here: summary.json's
+ * boot_time_definition, and report.md's sentence (which names async probes).
+ */
+extern const char boot_time_words[];
+extern const char boot_time_sentence[];
+
+/* Whether @b's outcome is ok (outcome.h names the outcomes). */
+bool boot_data__ok(const struct boot_data *b);
 
 /* Probes that ran once user space started (spans with a known start). */
 bool probe_span__in_user_space(const struct boot_data *b, const struct probe_span *p);

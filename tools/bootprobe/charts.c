@@ -73,7 +73,7 @@ static const struct boot_data *typical_boot(struct run_data *r, const struct mod
 		const struct boot_data *b = r->boots[i];
 		double d;
 
-		if (strcmp(b->mode, m->name) || strcmp(b->outcome, "ok"))
+		if (strcmp(b->mode, m->name) || !boot_data__ok(b))
 			continue;
 		d = fabs(boot_data__boot_time(b) - m->s[M_BOOT].median);
 		if (!best || d < best_d) {

@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 #include "boot.h"
 #include "jsonio.h"
+#include "outcome.h"
 #include "commands.h"
 #include "scenario.h"
 
@@ -110,8 +111,8 @@ static struct json_object *boot__json(const struct boot_data *b, const char *nam
 	json_object_object_add(o, "mode", json_object_new_string(mode));
 	json_object_object_add(o, "index", json_object_new_int(index));
 	/* The collector wrote its trailer: the boot got as far as the finish service. */
-	json_object_object_add(o, "outcome", json_object_new_string(b->has_trailer ? "ok"
-										  : "timeout"));
+	json_object_object_add(o, "outcome", json_object_new_string(
+		outcome__name(b->has_trailer ? OUTCOME_OK : OUTCOME_TIMEOUT)));
 	json_object_object_add(o, "accel", json_object_new_string("none (a real machine)"));
 	json_object_object_add(o, "kernel_cmdline", json_object_new_string(cmdline));
 	json_object_object_add(o, "kernel_release", json_object_new_string(release));

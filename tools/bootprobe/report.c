@@ -1222,11 +1222,9 @@ static void write_md_body(FILE *f, struct run_data *r, bool charts)
 
 	fprintf(f, "# bootprobe report: %s\n\n", md(r->run_id));
 	md_headline(f, r);
-	fprintf(f, "%d boots in %d modes. **Boot time** is measured "
-		"from kernel start to the later of udev's queue being empty after coldplug and the "
-		"end of the last driver probe in user space (async probes included); the guest's "
+	fprintf(f, "%d boots in %d modes. **Boot time** is measured %s; the guest's "
 		"own boot-complete mark and QEMU's wall time are shown next to it.%s\n\n",
-		r->nr_boots, r->nr_modes, any_phases(r) ? " On a boot that reaches "
+		r->nr_boots, r->nr_modes, boot_time_sentence, any_phases(r) ? " On a boot that reaches "
 		"systemd, systemd's own multi-user.target timestamp takes the place of udev's "
 		"queue (udev runs under systemd there)." : "");
 	md_jobs(f, r);

@@ -540,7 +540,7 @@ static void mode__add_boot(struct mode_stats *m, const struct boot_data *b)
 		if (!m->udev_ignored)
 			m->udev_ignored = xstrdup(b->udev_ignored.v[0]);
 	}
-	if (strcmp(b->outcome, "ok"))
+	if (!boot_data__ok(b))
 		return;
 	m->ok++;
 	m->probes += bm.probes;
@@ -934,9 +934,8 @@ json_object *run_data__summary_json(struct run_data *r)
 	json_object_object_add(o, "run", json_object_new_string(r->run_id));
 	json_object_object_add(o, "boots", json_object_new_int(r->nr_boots));
 	json_object_object_add(o, "damaged_boots", damaged__json(r));
-	json_object_object_add(o, "boot_time_definition", json_object_new_string(
-		"kernel start to the later of udev's queue empty after coldplug and the end of "
-		"the last driver probe in user space"));
+	json_object_object_add(o, "boot_time_definition",
+			       json_object_new_string(boot_time_words));
 	/* Modes in run order (an array: "modes" is keyed by name). */
 	for (int i = 0; i < r->nr_modes; i++)
 		json_object_array_add(head, mode__headline_json(&r->modes[i]));
