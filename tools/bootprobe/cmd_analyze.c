@@ -50,6 +50,9 @@ static const char report_usage[] =
 "                     headline (the same rows are its \"headline\" array)\n"
 "  -h, --help         this text\n"
 "\n"
+"Exit status: 0 written; 1 a file of the report could not be written; 2 a bad\n"
+"argument, or a RUN folder that is missing or has no usable boot.\n"
+"\n"
 "Examples:\n"
 "  bootprobe report results/20261203-092357-kill-policy\n"
 "    mode         ok  boot time (s)           95% CI  SIGKILL  failed probes  bound\n"
@@ -94,7 +97,7 @@ int cmd_report(int argc, char **argv)
 	r = run_data__load(argv[optind], err, sizeof(err));
 	if (!r) {
 		fprintf(stderr, "bootprobe report: %s\n", err);
-		return 1;
+		return 2;
 	}
 	run_data__analyze(r);
 	rc = report__write(r, &ro) ? 1 : 0;
@@ -127,6 +130,7 @@ static const char explain_usage[] =
 "kthread_create and the probe returned, whether the device is bound), the\n"
 "victim's kernel stack, every failed probe, and every driver at risk: probe\n"
 "time from one third of udev's event timeout (udevd's warning point).\n"
+"A bad argument, or a folder that is not a boot or run, exits 2.\n"
 "\n"
 "Examples:\n"
 "  bootprobe explain results/RUN/boots/killable-001\n"
@@ -139,7 +143,7 @@ static int explain_one(const char *dir, bool json, json_object *arr)
 
 	if (!b) {
 		fprintf(stderr, "bootprobe explain: %s\n", err);
-		return 1;
+		return 2;
 	}
 	if (json)
 		json_object_array_add(arr, boot__explain_json(b));
@@ -185,7 +189,7 @@ int cmd_explain(int argc, char **argv)
 
 			if (!r) {
 				fprintf(stderr, "bootprobe explain: %s\n", err);
-				rc = 1;
+				rc = 2;
 			}
 			for (int k = 0; r && k < r->nr_boots; k++) {
 				if (json)
@@ -197,7 +201,7 @@ int cmd_explain(int argc, char **argv)
 			}
 			run_data__free(r);
 		} else {
-			rc |= explain_one(argv[i], json, arr);
+			rc = explain_one(argv[i], json, arr) ?: rc;
 		}
 		free(boots);
 	}
@@ -228,7 +232,9 @@ static const char compare_usage[] =
 "  -h, --help                this text\n"
 "\n"
 "A shared mode with no ok boot on one side exits 3 in any case (its medians\n"
-"do not exist); numbers that do not exist are null under --json.\n"
+"do not exist); numbers that do not exist are null under --json.  A bad\n"
+"argument, a RUN folder missing or without a usable boot, or two runs that\n"
+"share no mode exit 2.\n"
 "\n"
 "Examples:\n"
 "  bootprobe compare results/old-kernel results/new-kernel\n"

@@ -209,6 +209,10 @@ static int write_manifest(const char *dir, const char *run_id, const struct impo
 	return err;
 }
 
+/* parse_args() after printing --help: nothing to do, exit 0. */
+#define HELP_SHOWN (-1)
+
+/* 0, HELP_SHOWN, or usage_error()'s 2. */
 static int parse_args(struct import_opts *o, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -237,7 +241,7 @@ static int parse_args(struct import_opts *o, int argc, char **argv)
 			o->run_id = optarg;
 			break;
 		case 'q': o->quiet = true; break;
-		case 'h': fputs(import_usage, stdout); return 1;
+		case 'h': fputs(import_usage, stdout); return HELP_SHOWN;
 		case ':': return usage_error("import", "option needs a value:", argv[optind - 1]);
 		default: return usage_error("import", "unknown option", argv[optind - 1]);
 		}
@@ -279,7 +283,7 @@ int cmd_import(int argc, char **argv)
 	int rc = parse_args(&o, argc, argv), n = 0, refused = 0;
 
 	if (rc)
-		return rc > 0 ? 0 : rc;
+		return rc == HELP_SHOWN ? 0 : rc;
 	dir = make_run_dir(&o, id, sizeof(id));
 	if (!dir)
 		return 2;

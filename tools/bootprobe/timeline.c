@@ -5,6 +5,7 @@
  * kthread_create wait and SIGKILL, and boot complete.
  */
 #define _GNU_SOURCE
+#include "commands.h"
 #include "analyze.h"
 #include "boot.h"
 #include "jsonio.h"
@@ -164,23 +165,18 @@ int cmd_timeline(int argc, char **argv)
 			      "Example:\n  bootprobe timeline results/RUN/boots/async-001\n", stdout);
 			return 0;
 		}
-		if (c != 'j') {
-			fprintf(stderr, "bootprobe timeline: unknown option %s (see bootprobe timeline --help)\n",
-				argv[optind - 1]);
-			return 2;
-		}
+		if (c != 'j')
+			return usage_error("timeline", "unknown option", argv[optind - 1]);
 		json = true;
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "bootprobe timeline: want one BOOT folder (see bootprobe timeline --help)\n");
-		return 2;
-	}
+	if (optind != argc - 1)
+		return usage_error("timeline", "want one BOOT folder", NULL);
 	struct boot_data *b = boot_data__load(argv[optind], err, sizeof(err));
 	struct timeline tl = { 0 };
 
 	if (!b) {
 		fprintf(stderr, "bootprobe timeline: %s\n", err);
-		return 1;
+		return 2;
 	}
 	timeline__build(b, &tl);
 	if (json) {
