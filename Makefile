@@ -66,11 +66,16 @@ $(DEPS_STAMP): tools/deps.sh
 	$(Q)mkdir -p $(@D) && touch $@
 
 # ---- host tools (C) --------------------------------------------------------
+# bootprobe by concern: run/ boots the guest, analysis/ reads and analyses
+# runs, report/ writes reports; main.c and the command table on top.
+BP_DIRS     := tools/bootprobe tools/bootprobe/run tools/bootprobe/analysis tools/bootprobe/report
+BP_INCLUDES := $(addprefix -I,$(BP_DIRS))
 COMMON_SRCS := $(wildcard tools/common/*.c)
-RUNNER_SRCS := $(filter-out tools/bootprobe/main.c,$(wildcard tools/bootprobe/*.c))
+RUNNER_SRCS := $(filter-out tools/bootprobe/main.c,$(wildcard $(addsuffix /*.c,$(BP_DIRS))))
 COMMON_OBJS := $(patsubst tools/%.c,$(OBJ)/%.o,$(COMMON_SRCS))
 RUNNER_OBJS := $(patsubst tools/%.c,$(OBJ)/%.o,$(RUNNER_SRCS))
 
+$(OBJ)/bootprobe/%.o: CPPFLAGS += $(BP_INCLUDES)
 $(OBJ)/%.o: tools/%.c | $(DEPS_STAMP)
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(@D) && $(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
@@ -137,7 +142,7 @@ FUZZ_BINS := $(BIN)/fuzz/fuzz_events $(BIN)/fuzz/fuzz_bootjson $(BIN)/fuzz/fuzz_
 	     $(BIN)/fuzz/fuzz_scenario
 # Any UBSan report is a crash libFuzzer keeps, not a line in its log.
 FUZZ_CFLAGS := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
-	       -Itools/common -Itools/bootprobe
+	       -Itools/common $(BP_INCLUDES)
 
 $(OBJ)/fuzz/%.o: tools/%.c | $(DEPS_STAMP)
 	$(call msg,FUZZ-CC,$<)
@@ -158,7 +163,7 @@ TEST_BINS := $(patsubst tests/unit/%.c,$(BIN)/tests/%,$(TEST_SRCS))
 
 $(OBJ)/tests/%.o: tests/unit/%.c | $(DEPS_STAMP)
 	$(call msg,CC,$<)
-	$(Q)mkdir -p $(@D) && $(CC) $(CPPFLAGS) -Itools/bootprobe $(ALL_CFLAGS) -c $< -o $@
+	$(Q)mkdir -p $(@D) && $(CC) $(CPPFLAGS) $(BP_INCLUDES) $(ALL_CFLAGS) -c $< -o $@
 
 $(BIN)/tests/%: $(OBJ)/tests/%.o $(RUNNER_OBJS) $(COMMON_OBJS)
 	$(call msg,LINK,$@)
