@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "explain.h"
 #include "boot.h"
 
 /* A killed probe: enough for the kill chain and the drivers at risk. */

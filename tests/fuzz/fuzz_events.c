@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "explain.h"
 #include "boot.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)

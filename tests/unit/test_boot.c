@@ -5,6 +5,7 @@
  * usable is kept, every problem is named by file and line, nothing crashes.
  */
 #include "analyze.h"
+#include "explain.h"
 #include "boot.h"
 #include "check.h"
 #include "rundata.h"

@@ -2,6 +2,7 @@
 /* `bootprobe report`, `explain` and `compare`. */
 #define _GNU_SOURCE
 #include "analyze.h"
+#include "explain.h"
 #include "commands.h"
 #include "report.h"
 #include "rundata.h"

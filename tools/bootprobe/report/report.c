@@ -10,7 +10,9 @@
 #include "report.h"
 #include "charts.h"
 #include "drivers.h"
+#include "explain.h"
 #include "jsonio.h"
+#include "trace.h"
 
 #include <ctype.h>
 #include <errno.h>

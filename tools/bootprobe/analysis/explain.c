@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-2.0
+/* `bootprobe explain`: the causal chain of each kill, failed probes, drivers at risk. */
+#define _GNU_SOURCE
+#include "analyze.h"
+#include "explain.h"
+#include "jsonio.h"
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NS 1e9
+
+static const struct kthread_wait *kthread_after(const struct boot_data *b, int pid, int64_t ts)
+{
+	for (int i = 0; i < b->nr_kwaits; i++)
+		if (b->kwaits[i].pid == pid && b->kwaits[i].end_ns >= ts)
+			return &b->kwaits[i];
+	return NULL;
+}
+
+static const struct probe_span *probe_after(const struct boot_data *b, int pid,
+					    const char *device, int64_t ts)
+{
+	for (int i = 0; i < b->nr_probes; i++) {
+		const struct probe_span *p = &b->probes[i];
+
+		if (p->pid == pid && p->end_ns >= ts && (!*device || !strcmp(p->device, device)))
+			return p;
+	}
+	return NULL;
+}
+
+static const struct module_load *modload_after(const struct boot_data *b, int pid, int64_t ts)
+{
+	for (int i = 0; i < b->nr_modloads; i++)
+		if (b->modloads[i].pid == pid && b->modloads[i].end_ns >= ts)
+			return &b->modloads[i];
+	return NULL;
+}
+
+static const struct udev_kill *udev_log_of(const struct boot_data *b, int pid)
+{
+	for (int i = 0; i < b->nr_udev_kills; i++)
+		if (b->udev_kills[i].worker_pid == pid)
+			return &b->udev_kills[i];
+	return NULL;
+}
+
+static const char *device_driver(const struct boot_data *b, const char *device)
+{
+	for (int i = 0; i < b->nr_devices; i++)
+		if (!strcmp(b->devices[i].device, device))
+			return b->devices[i].driver;
+	return NULL;
+}
+
+static bool is_udev_timeout_kill(const struct kill_event *k)
+{
+	return strstr(k->sender_comm, "udev") && strstr(k->target_comm, "udev-worker");
+}
+
+/* Whether a probe of @p's device after @p succeeded (a retry, a deferred probe). */
+static bool bound_later(const struct boot_data *b, const struct probe_span *p)
+{
+	for (int i = 0; i < b->nr_probes; i++) {
+		const struct probe_span *q = &b->probes[i];
+
+		if (q->end_ns > p->end_ns && !strcmp(q->device, p->device) && !probe_span__failed(q))
+			return true;
+	}
+	return false;
+}
+
+/* Whether the target's exit was this signal's doing (wait(2)'s low 7 bits). */
+static bool signal__killed_it(const struct kill_event *k)
+{
+	return k->exit_ns >= 0 && (k->exit_code & 0x7f) == k->sig;
+}
+
+/*
+ * Whether a signal other than SIGKILL was fatal, and what the task did
+ * with it: its default action kills the task (and makes fatal_signal_pending()
+ * true, so kthread_create() returns -EINTR), a handler or a blocked signal
+ * does not.  @kw: the task's next kthread_create(), whose fatal_signal says
+ * what the kernel saw.
+ */
+static void signal__fate(FILE *f, const struct kill_event *k, const struct kthread_wait *kw)
+{
+	bool fatal = signal__killed_it(k) || (kw && kw->fatal_signal);
+
+	fprintf(f, "; %s was %s", k->sig_name, fatal ? "fatal" : "not fatal");
+	/*
+	 * Only SIGKILL (and a fatal signal the kernel turns into one) is a
+	 * fatal_signal_pending(): a core-dumping signal such as SIGABRT kills
+	 * the task on its way back to user space, after the probe.
+	 */
+	if (fatal && kw && !kw->fatal_signal && kw->end_ns > k->ts_ns)
+		fprintf(f, " only on the way back to user space: kthread_create() did not see "
+			"it pending");
+	if (k->delivered_ns >= 0)
+		fprintf(f, " (delivered at %.2f s to %s%s)", k->delivered_ns / NS,
+			!strcmp(k->handler, "default") ? "its default action" :
+			!strcmp(k->handler, "ignore") ? "be ignored" : "a handler at ",
+			strcmp(k->handler, "default") && strcmp(k->handler, "ignore") ? k->handler : "");
+	else if (!strcmp(k->result, "ignored"))
+		fprintf(f, " (the kernel ignored it)");
+	else
+		fprintf(f, " (never delivered while traced: blocked, or read through a signalfd)");
+}
+
+/* One kill as a causal chain in plain words. */
+static char *kill__chain(const struct boot_data *b, const struct kill_event *k)
+{
+	const struct kthread_wait *kw = kthread_after(b, k->target_pid, k->ts_ns);
+	const struct probe_span *p = probe_after(b, k->target_pid, k->probe_device, k->ts_ns);
+	const struct module_load *ml = modload_after(b, k->target_pid, k->ts_ns);
+	const char *drv = *k->probe_device ? device_driver(b, k->probe_device) : NULL;
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+	bool any = false;
+
+	fprintf(f, "%s [%d] sent %s at %.2f s to %s [%d]", k->sender_comm, k->sender_pid,
+		k->sig == 9 ? "SIGKILL" : k->sig_name, k->ts_ns / NS, k->target_comm, k->target_pid);
+	if (is_udev_timeout_kill(k))
+		fprintf(f, " after the udev event timeout (%g s)", b->event_timeout_s);
+	fprintf(f, "; the %s was", strstr(k->target_comm, "udev-worker") ? "worker" : "task");
+	if (k->module_for_ns >= 0) {
+		if (*k->module)
+			fprintf(f, " in finit_module(%s) for %.2f s", k->module, k->module_for_ns / NS);
+		else	/* still in load_module(): the file read, decompressed, checked */
+			fprintf(f, " in finit_module() for %.2f s, before the kernel had read the "
+				"module's name", k->module_for_ns / NS);
+		any = true;
+	}
+	if (k->probe_for_ns >= 0) {
+		fprintf(f, "%s in probe of %s (%s) for %.2f s", any ? "," : "", k->probe_device,
+			k->probe_driver, k->probe_for_ns / NS);
+		any = true;
+	}
+	if (k->kthread_for_ns >= 0) {
+		fprintf(f, "%s in kthread_create for %.3f s", any ? ", and" : "", k->kthread_for_ns / NS);
+		any = true;
+	}
+	if (!any)
+		fprintf(f, " not loading a module nor probing");
+	if (k->sig != 9)
+		signal__fate(f, k, kw);
+	if (kw && (!p || kw->end_ns <= p->end_ns))
+		fprintf(f, "; kthread_create returned %s at %.2f s", errno_name(kw->ret), kw->end_ns / NS);
+	if (p) {
+		if (probe_span__failed(p))
+			fprintf(f, "; the probe failed (%s)", errno_name(p->ret));
+		else
+			fprintf(f, "; the probe completed at %.2f s", p->end_ns / NS);
+	}
+	if (drv)
+		fprintf(f, "; device %s is %s", k->probe_device,
+			strcmp(drv, "none") ? "bound" : "unbound");
+	else if (p && probe_span__failed(p) && !bound_later(b, p))
+		fprintf(f, "; device %s is left without a driver (no later probe bound it)",
+			k->probe_device);
+	if (ml)
+		fprintf(f, "; %s(%s) returned %s at %.2f s", "finit_module", ml->name,
+			errno_name(ml->ret), ml->end_ns / NS);
+	if (k->sig != 9 && k->exit_ns >= 0)
+		fprintf(f, "; the %s exited at %.2f s%s", strstr(k->target_comm, "udev-worker") ?
+			"worker" : "task", k->exit_ns / NS, signal__killed_it(k) ? ", killed by it" : "");
+	fclose(f);
+	return s;
+}
+
+/*
+ * A signal explain follows: one that hit a task loading a module, probing or
+ * in kthread_create(); a SIGKILL from udevd to a worker; any other signal
+ * udevd sent a worker that udevd itself logged as killed (its event timeout
+ * sends udev.timeout_signal; at exit it sends SIGTERM to idle workers too).
+ * SIGCONT is left out: udevd sends it after each of these.
+ */
+static bool kill__relevant(const struct boot_data *b, const struct kill_event *k)
+{
+	/* udevd follows every signal with SIGCONT (kill_and_sigcont()): no news. */
+	if (k->sig == 18)
+		return false;
+	if (k->module_for_ns >= 0 || k->probe_for_ns >= 0 || k->kthread_for_ns >= 0)
+		return true;
+	return is_udev_timeout_kill(k) && (k->sig == 9 || udev_log_of(b, k->target_pid));
+}
+
+/* The @i-th signal explain follows, SIGKILLs first; NULL after the last. */
+static const struct kill_event *relevant_signal(const struct boot_data *b, int *i)
+{
+	for (; *i < b->nr_kills + b->nr_signals; (*i)++) {
+		const struct kill_event *k = *i < b->nr_kills ? &b->kills[*i] :
+					     &b->signals[*i - b->nr_kills];
+
+		if (kill__relevant(b, k)) {
+			(*i)++;
+			return k;
+		}
+	}
+	return NULL;
+}
+
+/* Signals other than SIGKILL that explain follows. */
+int boot__other_signals(const struct boot_data *b)
+{
+	const struct kill_event *k;
+	int n = 0;
+
+	for (int i = 0; (k = relevant_signal(b, &i));)
+		n += k->sig != 9;
+	return n;
+}
+
+/* The latest SIGKILL to the task of a probe before the probe ended, or NULL. */
+static const struct kill_event *kill_before(const struct boot_data *b, const struct probe_span *p)
+{
+	const struct kill_event *found = NULL;
+
+	for (int i = 0; i < b->nr_kills; i++) {
+		const struct kill_event *k = &b->kills[i];
+
+		if (k->sig == 9 && k->target_pid == p->pid && k->ts_ns < p->end_ns &&
+		    (!found || k->ts_ns > found->ts_ns))
+			found = k;
+	}
+	return found;
+}
+
+/* A kthread_create() that failed inside probe @p, or NULL. */
+static const struct kthread_wait *kthread_failed_in(const struct boot_data *b,
+						    const struct probe_span *p)
+{
+	for (int i = 0; i < b->nr_kwaits; i++) {
+		const struct kthread_wait *w = &b->kwaits[i];
+
+		if (w->pid == p->pid && w->ret && w->end_ns <= p->end_ns &&
+		    (p->start_ns == UNKNOWN_NS || w->end_ns >= p->start_ns))
+			return w;
+	}
+	return NULL;
+}
+
+/*
+ * A stock kernel: it lacks the patch series' kthread_create tracepoints, so
+ * the collector fell back to fentry/fexit on __kthread_create_on_node().
+ */
+static bool stock_kernel(const struct boot_data *b)
+{
+	return !strcmp(b->kthread_source, "fentry");
+}
+
+/* The kthread_create() kill policy a boot ran with. */
+static const char *kill_policy_of(const struct boot_data *b)
+{
+	if (stock_kernel(b))
+		return "none (a stock kernel: kthread_create() is always killable)";
+	return *b->kill_policy ? b->kill_policy : "killable, the default";
+}
+
+/*
+ * Why a probe failed, when a SIGKILL to its task explains it: the probe may
+ * have started long after the kill (the same udev worker probing the next
+ * device), and its kthread_create() fails once the kill policy stops
+ * granting threads to a killed task.
+ */
+static void explain_failed_probe(const struct boot_data *b, const struct probe_span *p, FILE *out)
+{
+	const struct kill_event *k = kill_before(b, p);
+	const struct kthread_wait *w = kthread_failed_in(b, p);
+
+	fprintf(out, "\nfailed probe: %s of %s returned %s at %.2f s in %s [%d]%s\n", p->driver,
+		p->device, errno_name(p->ret), p->end_ns / NS, p->comm, p->pid,
+		p->async ? " (async)" : "");
+	if (w)
+		fprintf(out, "  kthread_create()%s%s returned %s at %.2f s\n", *w->caller ? " from " : "",
+			w->caller, errno_name(w->ret), w->end_ns / NS);
+	if (k)
+		fprintf(out, "  %s [%d] had sent this task SIGKILL at %.2f s, %.2f s before%s; "
+			"kill policy %s\n", k->sender_comm, k->sender_pid, k->ts_ns / NS,
+			((w ? w->end_ns : p->end_ns) - k->ts_ns) / NS,
+			w ? " kthread_create() failed" : " the probe failed", kill_policy_of(b));
+}
+
+/* "7.86 s", or "unknown" for a time the boot did not give. */
+static const char *seconds_text(char *buf, size_t len, double s)
+{
+	if (isfinite(s))
+		snprintf(buf, len, "%.2f s", s);
+	else
+		snprintf(buf, len, "unknown");
+	return buf;
+}
+
+void boot__explain(const struct boot_data *b, FILE *out)
+{
+	const struct kill_event *k;
+	struct boot_metrics m;
+	char bt[32], gt[32], wt[32];
+	int n = 0, n_other = 0;
+
+	boot__metrics(b, &m);
+	fprintf(out, "boot %s (mode %s): %s; boot time %s (guest %s, QEMU wall %s); "
+		"udev event timeout %g s\n", b->name, b->mode, b->outcome,
+		seconds_text(bt, sizeof(bt), m.boot_s), seconds_text(gt, sizeof(gt), m.guest_s),
+		seconds_text(wt, sizeof(wt), m.wall_s), b->event_timeout_s);
+	if (!b->has_events)
+		fprintf(out, "  no event stream: the collector did not run (console evidence only)\n");
+	for (size_t i = 0; i < b->udev_ignored.n; i++)
+		fprintf(out, "  udevd ignored a setting: %s\n", b->udev_ignored.v[i]);
+	for (int i = 0; (k = relevant_signal(b, &i));) {
+		const struct udev_kill *u = udev_log_of(b, k->target_pid);
+		char *chain = kill__chain(b, k);
+
+		if (k->sig == 9)
+			fprintf(out, "\nkill %d: %s.\n", ++n, chain);
+		else
+			fprintf(out, "\nsignal %d: %s.\n", ++n_other, chain);
+		if (u)
+			fprintf(out, "  udevd's own record: Worker [%d] processing SEQNUM=%d killed\n",
+				u->worker_pid, u->seqnum);
+		if (k->stack.n) {
+			fprintf(out, "  victim's kernel stack:\n");
+			for (size_t j = 0; j < k->stack.n; j++)
+				fprintf(out, "    %s\n", k->stack.v[j]);
+		}
+		free(chain);
+	}
+	/* udevd kills the event stream did not see (no collector): from the console. */
+	if (!b->has_events)
+		for (int i = 0; i < b->nr_udev_kills; i++)
+			fprintf(out, "\nkill %d: systemd-udevd killed worker [%d] (SEQNUM=%d) at %.2f s "
+				"after the udev event timeout (%g s) (console only)\n", ++n,
+				b->udev_kills[i].worker_pid, b->udev_kills[i].seqnum,
+				b->udev_kills[i].ts_s, b->event_timeout_s);
+	for (int i = 0; i < b->nr_probes; i++) {
+		const struct probe_span *p = &b->probes[i];
+
+		if (probe_span__failed(p))
+			explain_failed_probe(b, p, out);
+	}
+	for (int i = 0; i < b->nr_probes; i++) {
+		const struct probe_span *p = &b->probes[i];
+		double d, frac;
+
+		if (!probe_span__in_user_space(b, p))
+			continue;
+		d = (p->end_ns - p->start_ns) / NS;
+		frac = d / b->event_timeout_s;
+		if (frac >= 1.0 / 3)
+			fprintf(out, "\nat risk: %s probe of %s took %.2f s = %.0f %% of the udev event "
+				"timeout (%g s; udevd warns from one third)%s\n", p->driver, p->device, d,
+				frac * 100, b->event_timeout_s,
+				frac >= 1 ? p->async ? "; async, so no worker waited for it"
+						   : "; a synchronous probe this long gets its worker killed"
+					  : "");
+	}
+	if (stock_kernel(b) && (n || n_other))
+		fprintf(out, "\nseen on a stock kernel: kthread_create() through fentry/fexit on "
+			"__kthread_create_on_node() (its return and whether a fatal signal was "
+			"pending); not seen: the kernel's own warning naming the interrupted caller "
+			"and a kill policy, which only the patched kernel has\n");
+	for (size_t i = 0; i < b->warnings.n; i++)
+		fprintf(out, "warning: %s\n", b->warnings.v[i]);
+}
+
+static json_object *strings__json(const struct strv *v)
+{
+	json_object *arr = json_object_new_array();
+
+	for (size_t i = 0; i < v->n; i++)
+		json_object_array_add(arr, json_object_new_string(v->v[i]));
+	return arr;
+}
+
+/* The kill and the kthread_create() behind a failed probe, if the events show them. */
+static void failed_probe__json(const struct boot_data *b, const struct probe_span *p, json_object *e)
+{
+	const struct kill_event *k = kill_before(b, p);
+	const struct kthread_wait *w = kthread_failed_in(b, p);
+
+	json_object_object_add(e, "end_s", jdouble(p->end_ns / NS));
+	if (w) {
+		json_object_object_add(e, "kthread_caller", json_object_new_string(w->caller));
+		json_object_object_add(e, "kthread_ret", json_object_new_int(w->ret));
+		json_object_object_add(e, "kthread_end_s", jdouble(w->end_ns / NS));
+	}
+	if (k) {
+		json_object_object_add(e, "killed_by", json_object_new_string(k->sender_comm));
+		json_object_object_add(e, "killed_by_pid", json_object_new_int(k->sender_pid));
+		json_object_object_add(e, "kill_s", jdouble(k->ts_ns / NS));
+	}
+}
+
+json_object *boot__explain_json(const struct boot_data *b)
+{
+	json_object *o = json_object_new_object(), *kills = json_object_new_array();
+	json_object *risk = json_object_new_array(), *failed = json_object_new_array();
+	const struct kill_event *k;
+	struct boot_metrics m;
+
+	boot__metrics(b, &m);
+	json_object_object_add(o, "boot", json_object_new_string(b->name));
+	json_object_object_add(o, "mode", json_object_new_string(b->mode));
+	json_object_object_add(o, "outcome", json_object_new_string(b->outcome));
+	json_object_object_add(o, "boot_s", jdouble(m.boot_s));
+	json_object_object_add(o, "udev_event_timeout_s", jdouble(b->event_timeout_s));
+	json_object_object_add(o, "udev_ignored", strings__json(&b->udev_ignored));
+	for (int i = 0; (k = relevant_signal(b, &i));) {
+		json_object *e = json_object_new_object(), *st = json_object_new_array();
+		char *chain = kill__chain(b, k);
+
+		json_object_object_add(e, "explanation", json_object_new_string(chain));
+		json_object_object_add(e, "signal", json_object_new_string(k->sig == 9 ? "SIGKILL" :
+									    k->sig_name));
+		json_object_object_add(e, "ts_s", jdouble(k->ts_ns / NS));
+		json_object_object_add(e, "sender", json_object_new_string(k->sender_comm));
+		json_object_object_add(e, "sender_pid", json_object_new_int(k->sender_pid));
+		json_object_object_add(e, "target", json_object_new_string(k->target_comm));
+		json_object_object_add(e, "target_pid", json_object_new_int(k->target_pid));
+		json_object_object_add(e, "module", json_object_new_string(k->module));
+		json_object_object_add(e, "device", json_object_new_string(k->probe_device));
+		for (size_t j = 0; j < k->stack.n; j++)
+			json_object_array_add(st, json_object_new_string(k->stack.v[j]));
+		json_object_object_add(e, "stack", st);
+		json_object_array_add(kills, e);
+		free(chain);
+	}
+	for (int i = 0; i < b->nr_probes; i++) {
+		const struct probe_span *p = &b->probes[i];
+		json_object *e;
+		double d;
+
+		if (probe_span__failed(p)) {
+			e = json_object_new_object();
+			json_object_object_add(e, "driver", json_object_new_string(p->driver));
+			json_object_object_add(e, "device", json_object_new_string(p->device));
+			json_object_object_add(e, "ret", json_object_new_int(p->ret));
+			failed_probe__json(b, p, e);
+			json_object_array_add(failed, e);
+		}
+		if (!probe_span__in_user_space(b, p))
+			continue;
+		d = (p->end_ns - p->start_ns) / NS;
+		if (d < b->event_timeout_s / 3)
+			continue;
+		e = json_object_new_object();
+		json_object_object_add(e, "driver", json_object_new_string(p->driver));
+		json_object_object_add(e, "device", json_object_new_string(p->device));
+		json_object_object_add(e, "probe_s", jdouble(d));
+		json_object_object_add(e, "fraction_of_timeout", jdouble(d / b->event_timeout_s));
+		json_object_object_add(e, "async", json_object_new_boolean(p->async));
+		json_object_array_add(risk, e);
+	}
+
+	json_object_object_add(o, "kills", kills);
+	json_object_object_add(o, "failed_probes", failed);
+	json_object_object_add(o, "at_risk", risk);
+	json_object_object_add(o, "warnings", strings__json(&b->warnings));
+	return o;
+}
