@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
 
@@ -139,10 +140,17 @@ struct json_object *jread(const char *path, const char **why)
 	return o;
 }
 
+/* The one way bootprobe prints JSON for people and jq alike. */
+#define JSON_FLAGS (JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE)
+
+void jprint(struct json_object *o)
+{
+	puts(json_object_to_json_string_ext(o, JSON_FLAGS));
+}
+
 int jwrite(const char *path, struct json_object *o, const char *who)
 {
-	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-							  JSON_C_TO_STRING_NOSLASHESCAPE);
+	const char *text = json_object_to_json_string_ext(o, JSON_FLAGS);
 	char *withnl = xasprintf("%s\n", text);
 	int err = write_file_or_say(path, withnl, strlen(withnl), who);
 

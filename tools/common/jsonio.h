@@ -56,5 +56,7 @@ struct json_object *jread(const char *path, const char **why);
  * (write_file_atomic()); 0, or -1 after "@who: PATH: why" on stderr.
  */
 int jwrite(const char *path, struct json_object *o, const char *who);
+/* @o as pretty JSON on standard output, as jwrite() writes a file. */
+void jprint(struct json_object *o);
 
 #endif

@@ -182,7 +182,7 @@ int cmd_timeline(int argc, char **argv)
 	if (json) {
 		json_object *o = timeline__json(b, &tl);
 
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		jprint(o);
 		json_object_put(o);
 	} else {
 		timeline__print(b, &tl, stdout);

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* `bootprobe report`, `explain` and `compare`. */
+/* `bootprobe compare`: two runs side by side, and a CI gate. */
 #define _GNU_SOURCE
-#include "analyze.h"
-#include "explain.h"
 #include "commands.h"
-#include "report.h"
+#include "jsonio.h"
 #include "rundata.h"
 
 #include <getopt.h>
@@ -13,206 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void print_json(json_object *o)
-{
-	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-}
-
-/* ---- report -------------------------------------------------------------------------- */
-
-static const char report_usage[] =
-"Usage: bootprobe report [OPTIONS] RUN\n"
-"\n"
-"Analyse a results folder: per mode and metric the median, IQR, min/max and a\n"
-"95 % bootstrap CI; every mode against sync (or the first mode) with the CI of\n"
-"the difference, a Mann-Whitney U test whose p is Holm-adjusted over the modes,\n"
-"the minimum detectable difference at the run's boots and the boots per mode a\n"
-"difference of the observed size needs (docs/statistics.md); kill and\n"
-"failed-probe rates; async efficiency; the what-if prediction from sync boots;\n"
-"probe orders; killed probes explained.  Writes RUN/report/: report.md,\n"
-"report.html (self-contained), summary.csv, summary.json, charts/ (gnuplot SVG\n"
-"and PNG), traces/ (one Perfetto / Chrome trace per boot).\n"
-"\n"
-"Then prints a headline, one row per mode in run order, and report.html's path;\n"
-"its numbers are report.md's, counted over the same boots:\n"
-"  ok             ok boots / boots\n"
-"  boot time (s)  median boot time, and its 95 % bootstrap CI\n"
-"  SIGKILL        boots with a SIGKILL / boots (the kill rate)\n"
-"  failed probes  failed probes in ok boots (ok boots with one / ok boots)\n"
-"  bound          test devices bound, median of the ok boots / devices\n"
-"                 (min..max when the boots differ)\n"
-"\n"
-"  -o, --out DIR      write the report there instead of RUN/report\n"
-"      --no-charts    skip gnuplot\n"
-"      --no-traces    skip the per-boot traces\n"
-"  -q, --quiet        no headline\n"
-"  -j, --json         print summary.json on standard output instead of the\n"
-"                     headline (the same rows are its \"headline\" array)\n"
-"  -h, --help         this text\n"
-"\n"
-"Exit status: 0 written; 1 a file of the report could not be written; 2 a bad\n"
-"argument, or a RUN folder that is missing or has no usable boot.\n"
-"\n"
-"Examples:\n"
-"  bootprobe report results/20261203-092357-kill-policy\n"
-"    mode         ok  boot time (s)           95% CI  SIGKILL  failed probes  bound\n"
-"    killable    3/3          9.281   9.007 .. 9.896      3/3        3 (3/3)    0/1\n"
-"    unkillable  3/3          8.729   8.689 .. 9.807      3/3        0 (0/3)    1/1\n"
-"    grace       3/3          8.677   8.661 .. 9.252      3/3        0 (0/3)    1/1\n"
-"    async       3/3          9.476   8.952 .. 9.712      3/3        0 (0/3)    1/1\n"
-"    udev-180    3/3          9.349  9.054 .. 10.880      0/3        0 (0/3)    1/1\n"
-"    report: results/20261203-092357-kill-policy/report/report.html\n"
-"  bootprobe report --quiet results/RUN\n"
-"  bootprobe report --json results/last | jq '.headline, .comparisons'\n";
-
-int cmd_report(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "out", required_argument, NULL, 'o' }, { "no-charts", no_argument, NULL, 'c' },
-		{ "no-traces", no_argument, NULL, 't' }, { "quiet", no_argument, NULL, 'q' },
-		{ "json", no_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' }, { 0 },
-	};
-	struct report_opts ro = { .charts = true, .traces = true };
-	struct run_data *r;
-	bool json = false, quiet = false;
-	char err[512], *dir;
-	int c, rc;
-
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:qjh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o': ro.out = optarg; break;
-		case 'c': ro.charts = false; break;
-		case 't': ro.traces = false; break;
-		case 'q': quiet = true; break;
-		case 'j': json = true; break;
-		case 'h': fputs(report_usage, stdout); return 0;
-		case ':': return usage_error("report", "option needs a value:", argv[optind - 1]);
-		default: return usage_error("report", "unknown option", argv[optind - 1]);
-		}
-	}
-	if (optind != argc - 1)
-		return usage_error("report", "want exactly one RUN folder", NULL);
-	r = run_data__load(argv[optind], err, sizeof(err));
-	if (!r) {
-		fprintf(stderr, "bootprobe report: %s\n", err);
-		return 2;
-	}
-	run_data__analyze(r);
-	rc = report__write(r, &ro) ? 1 : 0;
-	dir = report__dir(r, &ro);
-	if (json) {
-		json_object *s = run_data__summary_json(r);
-
-		print_json(s);
-		json_object_put(s);
-	} else {
-		if (!quiet)
-			report__headline(r, dir, stdout);
-		if (r->warnings.n)
-			fprintf(stderr, "bootprobe report: %s: %zu input warning%s, see %s/report.md\n",
-				r->dir, r->warnings.n, r->warnings.n == 1 ? "" : "s", dir);
-	}
-	free(dir);
-	run_data__free(r);
-	return rc;
-}
-
-/* ---- explain --------------------------------------------------------------------------- */
-
-static const char explain_usage[] =
-"Usage: bootprobe explain [--json] BOOT...\n"
-"\n"
-"For one boot folder (RUN/boots/MODE-NNN), or every boot of a RUN folder:\n"
-"each SIGKILL that hit a task loading a module or probing, as a causal chain\n"
-"(who sent it, when, what the victim was doing and for how long, what\n"
-"kthread_create and the probe returned, whether the device is bound), the\n"
-"victim's kernel stack, every failed probe, and every driver at risk: probe\n"
-"time from one third of udev's event timeout (udevd's warning point).\n"
-"A bad argument, or a folder that is not a boot or run, exits 2.\n"
-"\n"
-"Examples:\n"
-"  bootprobe explain results/RUN/boots/killable-001\n"
-"  bootprobe explain --json results/RUN\n";
-
-static int explain_one(const char *dir, bool json, json_object *arr)
-{
-	char err[512];
-	struct boot_data *b = boot_data__load(dir, err, sizeof(err));
-
-	if (!b) {
-		fprintf(stderr, "bootprobe explain: %s\n", err);
-		return 2;
-	}
-	if (json)
-		json_object_array_add(arr, boot__explain_json(b));
-	else
-		boot__explain(b, stdout);
-	boot_data__free(b);
-	return 0;
-}
-
-int cmd_explain(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' }, { 0 },
-	};
-	json_object *arr = json_object_new_array();
-	bool json = false;
-	int c, rc = 0;
-
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(explain_usage, stdout);
-			json_object_put(arr);
-			return 0;
-		}
-		if (c != 'j') {
-			json_object_put(arr);
-			return usage_error("explain", "unknown option", argv[optind - 1]);
-		}
-		json = true;
-	}
-	if (optind == argc) {
-		json_object_put(arr);
-		return usage_error("explain", "want a BOOT or RUN folder", NULL);
-	}
-	for (int i = optind; i < argc; i++) {
-		char *boots = xasprintf("%s/boots", argv[i]);
-
-		if (path_exists(boots)) {
-			char err[512];
-			struct run_data *r = run_data__load(argv[i], err, sizeof(err));
-
-			if (!r) {
-				fprintf(stderr, "bootprobe explain: %s\n", err);
-				rc = 2;
-			}
-			for (int k = 0; r && k < r->nr_boots; k++) {
-				if (json)
-					json_object_array_add(arr, boot__explain_json(r->boots[k]));
-				else {
-					boot__explain(r->boots[k], stdout);
-					putchar('\n');
-				}
-			}
-			run_data__free(r);
-		} else {
-			rc = explain_one(argv[i], json, arr) ?: rc;
-		}
-		free(boots);
-	}
-	if (json)
-		print_json(arr);
-	json_object_put(arr);
-	return rc;
-}
-
-/* ---- compare ----------------------------------------------------------------------------- */
 
 static const char compare_usage[] =
 "Usage: bootprobe compare [OPTIONS] RUN_A RUN_B\n"
@@ -364,7 +162,7 @@ static int compare_runs(struct run_data *a, struct run_data *b, double fail_pct,
 		json_object_object_add(o, "regression", json_object_new_boolean(regression));
 		json_object_object_add(o, "modes_not_judged",
 				       json_object_new_int(unjudged + (gate ? one_sided : 0)));
-		print_json(o);
+		jprint(o);
 		json_object_put(o);
 	} else {
 		json_object_put(arr);
