@@ -81,6 +81,16 @@ struct json_object *jdouble(double v)
 	return isfinite(v) ? json_object_new_double(v) : NULL;
 }
 
+struct json_object *jnum(double v)
+{
+	char buf[32];
+
+	if (!isfinite(v))
+		return NULL;
+	snprintf(buf, sizeof(buf), "%.6g", v);
+	return json_object_new_double_s(v, buf);
+}
+
 void jscrub(struct json_object *o, bool keep_lines)
 {
 	size_t len;

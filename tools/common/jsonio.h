@@ -35,8 +35,13 @@ size_t jlen(struct json_object *a);
  * else NAN (a results folder may say NaN, Infinity or -1).
  */
 double jseconds(struct json_object *o, const char *key, double min, double max);
-/* A JSON number, or NULL (JSON null) when @v is NaN or infinite: no output prints NaN. */
+/*
+ * A JSON number, or NULL (JSON null) when @v is NaN or infinite: no output
+ * prints NaN.  jdouble() keeps every digit (times in explain and timeline),
+ * jnum() six significant ones (statistics in summary.json and compare).
+ */
 struct json_object *jdouble(double v);
+struct json_object *jnum(double v);
 /*
  * Every string value in @o through ctl_scrub(): a file from a guest or a
  * results folder, scrubbed once where it is parsed, hands no control byte

@@ -71,8 +71,8 @@ static json_object *comparison_row(const struct mode_stats *m, enum metric k,
 
 	json_object_object_add(o, "mode", json_object_new_string(m->name));
 	json_object_object_add(o, "metric", json_object_new_string(metric_names[k]));
-	json_object_object_add(o, "median_a", json_num(c->median_a));
-	json_object_object_add(o, "median_b", json_num(c->median_b));
+	json_object_object_add(o, "median_a", jnum(c->median_a));
+	json_object_object_add(o, "median_b", jnum(c->median_b));
 	comparison__json(o, c);
 	json_object_object_add(o, "slower_beyond_threshold", json_object_new_boolean(slower));
 	return o;

@@ -200,9 +200,6 @@ void comparison__json(struct json_object *o, const struct comparison *c);
 /* Boots of @m (with events) where @d had no probe span at all. */
 int device_outcome__missing(const struct mode_stats *m, const struct device_outcome *d);
 
-/* A number for JSON: NULL (null) when not finite. */
-struct json_object *json_num(double v);
-
 struct json_object *summary__json(const struct summary *s);
 struct json_object *run_data__summary_json(struct run_data *r);
 
