@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "analyze.h"
 #include "jsonio.h"
+#include "rundata.h"
 #include "trace.h"
 
 #include <json-c/json.h>
@@ -108,5 +109,37 @@ int boot__write_trace(const struct boot_data *b, const char *path)
 	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN);
 	err = write_file_atomic(path, text, strlen(text));
 	json_object_put(root);
+	return err;
+}
+
+#define WHO "bootprobe report"
+
+int report_traces__write(const struct run_data *r, const char *dir)
+{
+	char *tdir = xasprintf("%s/traces", dir);
+	int err = mkdir_p(tdir);
+	struct strv used = { 0 };
+
+	if (err)
+		fprintf(stderr, WHO ": %s: %s\n", tdir, strerror(-err));
+	for (int i = 0; !err && i < r->nr_boots; i++) {
+		char name[128], *path;
+
+		/* boot.json names the boot: a name, never a path; two alike get apart. */
+		file_name_of(r->boots[i]->name, name, sizeof(name) - 16);
+		for (size_t k = 0; k < used.n; k++)
+			if (!strcmp(used.v[k], name)) {
+				snprintf(name + strlen(name), 16, "-%d", i + 1);
+				break;
+			}
+		strv__push(&used, name);
+		path = xasprintf("%s/%s.json", tdir, name);
+		err = boot__write_trace(r->boots[i], path);
+		if (err)
+			fprintf(stderr, WHO ": %s: %s\n", path, strerror(-err));
+		free(path);
+	}
+	strv__free(&used);
+	free(tdir);
 	return err;
 }
