@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* A growable NULL-terminated array of owned strings (argv-like). */
 struct strv {
@@ -23,6 +25,14 @@ void strv__free(struct strv *s);
 bool strv__contains(const struct strv *s, const char *str);
 /* Every element shell-quoted and joined by spaces; caller frees. */
 char *strv__join_quoted(const struct strv *s);
+
+/*
+ * Append one zeroed element to the dynamic array @arr of @n elements: a
+ * pointer to it, @n one more (aborts when memory runs out, like xmalloc()).
+ */
+#define ARRAY_PUSH(arr, n) \
+	((arr) = realloc((arr), ((n) + 1) * sizeof(*(arr))), \
+	 (arr) ? memset(&(arr)[(n)], 0, sizeof(*(arr))), &(arr)[(n)++] : (abort(), (arr)))
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);

@@ -31,11 +31,7 @@ static struct driver_stats *mode__driver(struct mode_stats *m, const char *drive
 	for (int i = 0; i < m->nr_drivers; i++)
 		if (!strcmp(m->drivers[i].driver, driver))
 			return &m->drivers[i];
-	m->drivers = realloc(m->drivers, (m->nr_drivers + 1) * sizeof(*m->drivers));
-	if (!m->drivers)
-		abort();
-	d = &m->drivers[m->nr_drivers++];
-	memset(d, 0, sizeof(*d));
+	d = ARRAY_PUSH(m->drivers, m->nr_drivers);
 	snprintf(d->driver, sizeof(d->driver), "%s", driver);
 	return d;
 }
@@ -126,11 +122,7 @@ static struct device_outcome *mode__device(struct mode_stats *m, const struct pr
 		if (!strcmp(d->driver, p->driver) && !strcmp(d->device, p->device))
 			return d;
 	}
-	m->dev_ends = realloc(m->dev_ends, (m->nr_dev_ends + 1) * sizeof(*m->dev_ends));
-	if (!m->dev_ends)
-		abort();
-	d = &m->dev_ends[m->nr_dev_ends++];
-	memset(d, 0, sizeof(*d));
+	d = ARRAY_PUSH(m->dev_ends, m->nr_dev_ends);
 	snprintf(d->driver, sizeof(d->driver), "%s", p->driver);
 	snprintf(d->device, sizeof(d->device), "%s", p->device);
 	return d;
@@ -207,11 +199,7 @@ static struct devnode_stats *mode__devnode(struct mode_stats *m, const struct de
 		    !strcmp(s->driver, d->bound_driver))
 			return s;
 	}
-	m->devnodes = realloc(m->devnodes, (m->nr_devnodes + 1) * sizeof(*m->devnodes));
-	if (!m->devnodes)
-		abort();
-	s = &m->devnodes[m->nr_devnodes++];
-	memset(s, 0, sizeof(*s));
+	s = ARRAY_PUSH(m->devnodes, m->nr_devnodes);
 	snprintf(s->name, sizeof(s->name), "%s", d->name);
 	snprintf(s->kind, sizeof(s->kind), "%s", d->kind);
 	snprintf(s->driver, sizeof(s->driver), "%s", d->bound_driver);
@@ -308,11 +296,7 @@ void run_data__analyze(struct run_data *r)
 		struct mode_stats *m = run_data__mode(r, b->mode);
 
 		if (!m) {
-			r->modes = realloc(r->modes, (r->nr_modes + 1) * sizeof(*r->modes));
-			if (!r->modes)
-				abort();
-			m = &r->modes[r->nr_modes++];
-			memset(m, 0, sizeof(*m));
+			m = ARRAY_PUSH(r->modes, r->nr_modes);
 			m->name = xstrdup(b->mode);
 		}
 		mode__add_boot(m, b);

@@ -42,28 +42,12 @@ static void warn(struct boot_data *b, const char *fmt, ...)
  * and counted, because a boot whose stream lost records to damage is not
  * one the statistics can use (boot_data__damaged()).
  */
-static void reject(struct boot_data *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void reject(struct boot_data *b, const char *fmt, ...)
+static void reject(struct boot_data *b, const char *msg)
 {
-	va_list ap;
-	char *msg;
-
-	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		abort();
-	va_end(ap);
 	if (!b->rejected++)
 		b->first_rejected = xstrdup(msg);
 	warn(b, "%s", msg);
-	free(msg);
 }
-
-/* Append one zeroed element to a dynamic array. */
-#define PUSH(arr, n) \
-	(arr = realloc(arr, ((n) + 1) * sizeof(*(arr))), \
-	 (arr) ? memset(&(arr)[(n)], 0, sizeof(*(arr))), &(arr)[(n)++] : (abort(), NULL))
 
 static void copy(char *dst, const char *src)
 {
@@ -74,7 +58,7 @@ static void copy(char *dst, const char *src)
 
 static void add_probe(struct boot_data *b, struct json_object *r)
 {
-	struct probe_span *p = PUSH(b->probes, b->nr_probes);
+	struct probe_span *p = ARRAY_PUSH(b->probes, b->nr_probes);
 	struct json_object *o = jget(r, "origin");
 
 	copy(p->driver, jstr(r, "driver"));
@@ -96,7 +80,7 @@ static void add_probe(struct boot_data *b, struct json_object *r)
 
 static void add_module(struct boot_data *b, struct json_object *r)
 {
-	struct module_load *m = PUSH(b->modloads, b->nr_modloads);
+	struct module_load *m = ARRAY_PUSH(b->modloads, b->nr_modloads);
 
 	copy(m->name, jstr(r, "name"));
 	/* A load that failed before the kernel read the module has only its file. */
@@ -113,7 +97,7 @@ static void add_module(struct boot_data *b, struct json_object *r)
 
 static void add_kthread(struct boot_data *b, struct json_object *r)
 {
-	struct kthread_wait *k = PUSH(b->kwaits, b->nr_kwaits);
+	struct kthread_wait *k = ARRAY_PUSH(b->kwaits, b->nr_kwaits);
 	const char *caller = jstr(r, "caller");
 
 	copy(k->comm, jstr(r, "comm"));
@@ -172,7 +156,7 @@ static bool signal_kept(struct json_object *r)
 static void add_kill(struct boot_data *b, struct json_object *r)
 {
 	bool sigkill = jint(r, "sig", 0) == 9;
-	struct kill_event *k = sigkill ? PUSH(b->kills, b->nr_kills) : PUSH(b->signals, b->nr_signals);
+	struct kill_event *k = sigkill ? ARRAY_PUSH(b->kills, b->nr_kills) : ARRAY_PUSH(b->signals, b->nr_signals);
 	struct json_object *t = jget(r, "target"), *s = jget(r, "target_state");
 	struct json_object *stack = jget(r, "target_stack"), *m;
 
@@ -212,7 +196,7 @@ static void add_kill(struct boot_data *b, struct json_object *r)
 /* A devnode the reader accepted has a kind, a name and a time. */
 static void add_devnode(struct boot_data *b, struct json_object *r)
 {
-	struct devnode *d = PUSH(b->devnodes, b->nr_devnodes);
+	struct devnode *d = ARRAY_PUSH(b->devnodes, b->nr_devnodes);
 
 	copy(d->name, jstr(r, "name"));
 	snprintf(d->kind, sizeof(d->kind), "%s", jstr(r, "kind"));
@@ -300,7 +284,7 @@ static void add_attachment(struct boot_data *b, struct json_object *r, const cha
 	if (jbool(r, "truncated"))
 		warn(b, "%s:%d: attachment '%s' was cut by the collector at its size limit",
 		     label, line, name);
-	a = PUSH(b->attachments, b->nr_attachments);
+	a = ARRAY_PUSH(b->attachments, b->nr_attachments);
 	copy(a->name, name);
 	a->text = xstrdup(json_object_get_string(t));
 }
@@ -399,7 +383,7 @@ static void stream_problem(void *ctx, bool damage, const char *msg)
 	struct stream *st = ctx;
 
 	if (damage)
-		reject(st->b, "%s", msg);
+		reject(st->b, msg);
 	else
 		warn(st->b, "%s", msg);
 }
@@ -497,14 +481,14 @@ static void console_line(struct boot_data *b, const char *line)
 	} else if (sscanf(rest, "bootprobe: BOOT-COMPLETE at %lf", &v) == 1)
 		b->complete_s = isnan(t) ? v : t;
 	else if (sscanf(rest, "bootprobe: device %63s driver=%63s", dev, drv) == 2) {
-		struct device_state *d = PUSH(b->devices, b->nr_devices);
+		struct device_state *d = ARRAY_PUSH(b->devices, b->nr_devices);
 
 		copy(d->device, dev);
 		copy(d->driver, drv);
 	} else if ((p = strstr(rest, "Worker [")) &&
 		   sscanf(p, "Worker [%d] processing SEQNUM=%d killed", &a, &c) == 2 &&
 		   strstr(p, "killed")) {
-		k = PUSH(b->udev_kills, b->nr_udev_kills);
+		k = ARRAY_PUSH(b->udev_kills, b->nr_udev_kills);
 		k->worker_pid = a;
 		k->seqnum = c;
 		k->ts_s = t;

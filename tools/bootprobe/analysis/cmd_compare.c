@@ -189,7 +189,6 @@ int cmd_compare(int argc, char **argv)
 	double fail_pct = NAN;
 	struct run_data *a, *b;
 	bool json = false;
-	char err[512];
 	int c, rc;
 
 	optind = 1;
@@ -209,14 +208,9 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (optind != argc - 2)
 		return usage_error("compare", "want two RUN folders", NULL);
-	a = run_data__load(argv[optind], err, sizeof(err));
-	if (!a) {
-		fprintf(stderr, "bootprobe compare: %s\n", err);
-		return 2;
-	}
-	b = run_data__load(argv[optind + 1], err, sizeof(err));
+	a = run_data__open(argv[optind], "compare");
+	b = a ? run_data__open(argv[optind + 1], "compare") : NULL;
 	if (!b) {
-		fprintf(stderr, "bootprobe compare: %s\n", err);
 		run_data__free(a);
 		return 2;
 	}

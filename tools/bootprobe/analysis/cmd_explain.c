@@ -76,13 +76,10 @@ int cmd_explain(int argc, char **argv)
 		char *boots = xasprintf("%s/boots", argv[i]);
 
 		if (path_exists(boots)) {
-			char err[512];
-			struct run_data *r = run_data__load(argv[i], err, sizeof(err));
+			struct run_data *r = run_data__open(argv[i], "explain");
 
-			if (!r) {
-				fprintf(stderr, "bootprobe explain: %s\n", err);
+			if (!r)
 				rc = 2;
-			}
 			for (int k = 0; r && k < r->nr_boots; k++) {
 				if (json)
 					json_object_array_add(arr, boot__explain_json(r->boots[k]));

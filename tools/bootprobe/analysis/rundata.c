@@ -132,10 +132,7 @@ static void run_data__add_damaged(struct run_data *r, const char *bdir, const st
 	const char *slash = strrchr(bdir, '/');
 	struct damaged_boot *d;
 
-	r->damaged = realloc(r->damaged, (r->nr_damaged + 1) * sizeof(*r->damaged));
-	if (!r->damaged)
-		abort();
-	d = &r->damaged[r->nr_damaged++];
+	d = ARRAY_PUSH(r->damaged, r->nr_damaged);
 	if (!b) {
 		d->name = xstrdup(slash ? slash + 1 : bdir);
 		d->mode = xstrdup("?");
@@ -289,4 +286,14 @@ struct mode_stats *run_data__baseline(struct run_data *r)
 	if (!m)
 		m = run_data__mode(r, "sync");
 	return m ? m : r->nr_modes ? &r->modes[0] : NULL;
+}
+
+struct run_data *run_data__open(const char *dir, const char *cmd)
+{
+	char err[512];
+	struct run_data *r = run_data__load(dir, err, sizeof(err));
+
+	if (!r)
+		fprintf(stderr, "bootprobe %s: %s\n", cmd, err);
+	return r;
 }

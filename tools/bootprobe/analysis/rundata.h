@@ -127,6 +127,8 @@ struct run_data {
 
 /* Load every boot of a run; NULL with a message if there is nothing to use. */
 struct run_data *run_data__load(const char *dir, char *err, int errlen);
+/* run_data__load() for command @cmd: NULL after "bootprobe CMD: why" on stderr. */
+struct run_data *run_data__open(const char *dir, const char *cmd);
 /*
  * RUN/manifest.json's text (@len bytes, NUL-terminated; NULL when it could
  * not be read) into @r, whose dir is set: the baseline, time scale and modes,

@@ -34,10 +34,8 @@ static void tl_add(struct timeline *tl, const char *kind, double t, double end, 
 		free(what);
 		return;
 	}
-	tl->e = realloc(tl->e, (tl->n + 1) * sizeof(*tl->e));
-	if (!tl->e)
-		abort();
-	tl->e[tl->n++] = (struct tl_entry){ .t = t, .end = end, .what = what, .kind = kind };
+	*ARRAY_PUSH(tl->e, tl->n) = (struct tl_entry){ .t = t, .end = end, .what = what,
+						       .kind = kind };
 }
 
 static int cmp_entry(const void *a, const void *b)

@@ -68,7 +68,7 @@ int cmd_report(int argc, char **argv)
 	struct report_opts ro = { .charts = true, .traces = true };
 	struct run_data *r;
 	bool json = false, quiet = false;
-	char err[512], *dir;
+	char *dir;
 	int c, rc;
 
 	optind = 1;
@@ -87,11 +87,9 @@ int cmd_report(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return usage_error("report", "want exactly one RUN folder", NULL);
-	r = run_data__load(argv[optind], err, sizeof(err));
-	if (!r) {
-		fprintf(stderr, "bootprobe report: %s\n", err);
+	r = run_data__open(argv[optind], "report");
+	if (!r)
 		return 2;
-	}
 	run_data__analyze(r);
 	rc = report__write(r, &ro) ? 1 : 0;
 	dir = report__dir(r, &ro);
