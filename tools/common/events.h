@@ -66,7 +66,7 @@ struct events_reader {
 	int line;			/* lines read */
 	bool header, trailer;		/* the first of each, accepted */
 	bool cut;			/* the last line was cut short */
-	int64_t schema;			/* the header's, -1 if none */
+	int64_t schema;			/* the header's (0 if it says none), -1 without a header */
 	uint64_t records;		/* accepted */
 	uint64_t rejected;		/* refused: the stream is damaged */
 	uint64_t unknown;		/* accepted, of a type not known here */
