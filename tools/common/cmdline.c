@@ -54,7 +54,10 @@ static bool udev_seconds(const char *s, size_t len, double *out)
 	return true;
 }
 
-/* The last @key=VALUE that reads as seconds wins, as in udevd (it skips the others); false if none. */
+/*
+ * The last @key=VALUE that reads as seconds wins, as in udevd (it skips
+ * the others); false if none.
+ */
 static bool last_seconds(const char *cmdline, const char *key, double *out)
 {
 	bool found = false;

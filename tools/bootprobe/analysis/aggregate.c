@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A run's boots per mode: the samples and counts every statistic is made from (run_data__analyze()). */
+/*
+ * A run's boots per mode: the samples and counts every statistic is made
+ * from (run_data__analyze()).
+ */
 #define _GNU_SOURCE
 #include "rundata.h"
 #include "drivers.h"

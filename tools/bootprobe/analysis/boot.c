@@ -156,7 +156,8 @@ static bool signal_kept(struct json_object *r)
 static void add_kill(struct boot_data *b, struct json_object *r)
 {
 	bool sigkill = jint(r, "sig", 0) == 9;
-	struct kill_event *k = sigkill ? ARRAY_PUSH(b->kills, b->nr_kills) : ARRAY_PUSH(b->signals, b->nr_signals);
+	struct kill_event *k = sigkill ? ARRAY_PUSH(b->kills, b->nr_kills) :
+					 ARRAY_PUSH(b->signals, b->nr_signals);
 	struct json_object *t = jget(r, "target"), *s = jget(r, "target_state");
 	struct json_object *stack = jget(r, "target_stack"), *m;
 
