@@ -28,8 +28,10 @@ CACHE    ?= $(or $(BOOTPROBE_CACHE),$(XDG_CACHE_HOME),$(HOME)/.cache)/bootprobe
 export BOOTPROBE_CACHE := $(if $(BOOTPROBE_CACHE),$(BOOTPROBE_CACHE),$(CACHE))
 
 CC       ?= gcc
+# CFLAGS is the user's (make CFLAGS=-O0); ALL_CFLAGS adds what the build
+# needs whatever CFLAGS says: warnings, the C dialect, header dependencies.
 CFLAGS   ?= -O2 -g
-CFLAGS   += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -MMD -MP $(SANITIZE_FLAGS)
+ALL_CFLAGS = -Wall -Wextra -Wno-unused-parameter -std=gnu11 -MMD -MP $(SANITIZE_FLAGS) $(CFLAGS)
 CPPFLAGS += -Itools/common -I$(OBJ)
 JSON_LIBS := -ljson-c
 
@@ -45,6 +47,12 @@ DEPS_STAMP := $(BUILD)/.deps-ok
 
 .PHONY: FORCE all deps kernel guest debian-image check check-unit check-sanitize check-patches \
 	check-style check-fleet host-tools clean bench bench-2014 bench-real bench-debian help
+.DEFAULT_GOAL := all
+
+# The in-guest collector (CO-RE BPF, libbpf skeleton, static binary): included
+# before the first rule that names $(PROBETRACE), which it defines.
+include tools/probetrace/probetrace.mk
+
 all: $(BIN)/bootprobe $(PROBETRACE) guest debian-image
 
 help:
@@ -58,21 +66,23 @@ $(DEPS_STAMP): tools/deps.sh
 	$(Q)mkdir -p $(@D) && touch $@
 
 # ---- host tools (C) --------------------------------------------------------
+# bootprobe by concern: run/ boots the guest, analysis/ reads and analyses
+# runs, report/ writes reports; main.c and the command table on top.
+BP_DIRS     := tools/bootprobe tools/bootprobe/run tools/bootprobe/analysis tools/bootprobe/report
+BP_INCLUDES := $(addprefix -I,$(BP_DIRS))
 COMMON_SRCS := $(wildcard tools/common/*.c)
-RUNNER_SRCS := $(filter-out tools/bootprobe/main.c,$(wildcard tools/bootprobe/*.c))
+RUNNER_SRCS := $(filter-out tools/bootprobe/main.c,$(wildcard $(addsuffix /*.c,$(BP_DIRS))))
 COMMON_OBJS := $(patsubst tools/%.c,$(OBJ)/%.o,$(COMMON_SRCS))
 RUNNER_OBJS := $(patsubst tools/%.c,$(OBJ)/%.o,$(RUNNER_SRCS))
 
+$(OBJ)/bootprobe/%.o: CPPFLAGS += $(BP_INCLUDES)
 $(OBJ)/%.o: tools/%.c | $(DEPS_STAMP)
 	$(call msg,CC,$<)
-	$(Q)mkdir -p $(@D) && $(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	$(Q)mkdir -p $(@D) && $(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
 $(BIN)/bootprobe: $(OBJ)/bootprobe/main.o $(RUNNER_OBJS) $(COMMON_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) $^ -o $@ $(JSON_LIBS) -lm
-
-# The in-guest collector (CO-RE BPF, libbpf skeleton, static binary).
-include tools/probetrace/probetrace.mk
+	$(Q)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) $^ -o $@ $(JSON_LIBS) -lm
 
 # ---- guest: kernel, test module, initramfs --------------------------------
 # build-kernel.sh hashes its inputs and rebuilds only when they change; it
@@ -92,7 +102,7 @@ $(SLOWPROBE_DIR)/slowprobe.ko: kernel-patches/slowprobe/slowprobe.c kernel-patch
 STORM := $(BIN)/storm
 $(STORM): $(OBJ)/guest/storm.o
 	$(call msg,LINK,$@)
-	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) -static $^ -o $@
+	$(Q)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) -static $^ -o $@
 
 # What each kind of BPF attach point costs per event (bootprobe.attachcost=N):
 # bpf/attachcost.bpf.c, built like the collector's, static like it.
@@ -142,7 +152,7 @@ FUZZ_BINS := $(BIN)/fuzz/fuzz_events $(BIN)/fuzz/fuzz_bootjson $(BIN)/fuzz/fuzz_
 	     $(BIN)/fuzz/fuzz_scenario
 # Any UBSan report is a crash libFuzzer keeps, not a line in its log.
 FUZZ_CFLAGS := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
-	       -Itools/common -Itools/bootprobe
+	       -Itools/common $(BP_INCLUDES)
 
 $(OBJ)/fuzz/%.o: tools/%.c | $(DEPS_STAMP)
 	$(call msg,FUZZ-CC,$<)
@@ -163,11 +173,11 @@ TEST_BINS := $(patsubst tests/unit/%.c,$(BIN)/tests/%,$(TEST_SRCS))
 
 $(OBJ)/tests/%.o: tests/unit/%.c | $(DEPS_STAMP)
 	$(call msg,CC,$<)
-	$(Q)mkdir -p $(@D) && $(CC) $(CPPFLAGS) -Itools/bootprobe $(CFLAGS) -c $< -o $@
+	$(Q)mkdir -p $(@D) && $(CC) $(CPPFLAGS) $(BP_INCLUDES) $(ALL_CFLAGS) -c $< -o $@
 
 $(BIN)/tests/%: $(OBJ)/tests/%.o $(RUNNER_OBJS) $(COMMON_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) $^ -o $@ $(JSON_LIBS) -lm
+	$(Q)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) $^ -o $@ $(JSON_LIBS) -lm
 
 check: $(TEST_BINS) $(FUZZ_BINS)
 	$(Q)tests/check.sh

@@ -29,12 +29,12 @@ stamp=$(date +%Y%m%d-%H%M%S)
 # compare --json -> "comparisons, CIs excluding 0, smallest Holm-adjusted p
 # (m times the smallest of m p values), modes, modes slower in boot time,
 # median boot-time change in %".
-judge='[.comparisons[] | select(.diff != null)] as $c |
+judge='[.comparisons[] | select(.median_diff != null)] as $c |
 	[$c[] | select(.metric == "boot_s")] as $b |
 	([$c[] | select(.p != null) | .p] | sort) as $p |
 	(if ($p | length) == 0 then 1 else ([$p[0] * ($p | length), 1] | min) end) as $holm |
 	"\($c | length) \([$c[] | select(.diff_ci95_lo > 0 or .diff_ci95_hi < 0)] | length)" +
-	" \($holm) \($b | length) \([$b[] | select(.diff > 0)] | length)" +
+	" \($holm) \($b | length) \([$b[] | select(.median_diff > 0)] | length)" +
 	" \([$b[].pct] | sort | if length == 0 then "nan" else .[length / 2 | floor] end)"'
 
 # binom_p K N: two-sided sign-test p of K "slower" modes out of N.

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "explain.h"
 #include "boot.h"
 
 /* A killed probe: enough for the kill chain and the drivers at risk. */
@@ -53,7 +54,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		struct json_object *o;
 
 		boot_data__parse_console(b, console, "fuzz/console.log");
-		boot_data__parse_events(b, events, "fuzz/events.jsonl");
+		boot_data__parse_events(b, events, strlen(events), "fuzz/events.jsonl");
 		boot__metrics(b, &m);
 		boot_data__boot_time(b);
 		if (null)

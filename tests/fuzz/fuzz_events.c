@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "explain.h"
 #include "boot.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
@@ -16,7 +17,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 
 	memcpy(text, data, size);
 	text[size] = '\0';
-	boot_data__parse_events(b, text, "fuzz.jsonl");
+	boot_data__parse_events(b, text, size, "fuzz.jsonl");
 	boot_data__parse_console(b, text, "fuzz.log");
 	boot__metrics(b, &m);
 	if (null) {

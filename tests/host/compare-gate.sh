@@ -76,3 +76,12 @@ check "compare: each row carries its MDD and the level it was computed at (0.05 
 	test "$(row moved '[(.mdd > 0), .mdd_alpha] | join(" ")')" = "true 0.025"
 check "compare's table shows the raw and Holm p and the MDD, and says what they are" \
 	sh -c "'$BP' compare '$tmp/D' '$tmp/E' | grep -q '^p: Mann-Whitney; Holm p: adjusted over the 2 modes'"
+
+# One writer of a comparison: a row of compare --json holds every field a
+# row of summary.json's comparisons does, by the same names (D's "moved"
+# against its "same" there; E's "moved" against D's here).
+"$BP" report --json --no-charts --no-traces --out "$tmp/D-report" "$tmp/D" >"$tmp/D.json" 2>/dev/null
+want=$(jq -c '.comparisons[0] | del(.baseline, .mode, .metric) | keys' "$tmp/D.json")
+have=$(row moved '[keys[]] | tojson')
+check "compare --json writes a comparison as summary.json does ($want)" \
+	test "$(jq -n --argjson w "$want" --argjson h "$have" '$w - $h')" = "[]"

@@ -62,5 +62,5 @@ check "every chart was drawn" test "$(ls "$tmp/out/charts/"*.svg | wc -l)" -eq 4
 mkdir -p "$tmp/none" && cp -r "$tmp/mixed/boots" "$tmp/none/" && rm -r "$tmp/none/boots/a-001" "$tmp/none/boots/a-005"
 "$BP" report --no-charts --no-traces --out "$tmp/out-none" "$tmp/none" >"$tmp/stdout-none" 2>&1
 rc=$?
-check "a run of damaged boots only: exit 1 and one line naming the first (rc $rc)" \
-	bash -c '[ "$1" -eq 1 ] && [ $(wc -l <"$2") -eq 1 ] && grep -q "no usable boot: 6 damaged, the first a-002: " "$2"' _ "$rc" "$tmp/stdout-none"
+check "a run of damaged boots only: exit 2 (an input error) and one line naming the first (rc $rc)" \
+	bash -c '[ "$1" -eq 2 ] && [ $(wc -l <"$2") -eq 1 ] && grep -q "no usable boot: 6 damaged, the first a-002: " "$2"' _ "$rc" "$tmp/stdout-none"

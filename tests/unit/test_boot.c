@@ -5,6 +5,7 @@
  * usable is kept, every problem is named by file and line, nothing crashes.
  */
 #include "analyze.h"
+#include "explain.h"
 #include "boot.h"
 #include "check.h"
 #include "rundata.h"
@@ -14,6 +15,12 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* A NUL-terminated stream through the one stream reader. */
+static void parse_text(struct boot_data *b, const char *text, const char *label)
+{
+	boot_data__parse_events(b, text, strlen(text), label);
+}
 
 static char tmpdir[] = "/tmp/bootprobe-test-boot.XXXXXX";
 
@@ -44,7 +51,7 @@ static void malformed_events(void)
 			       "\n"
 			       "{\"type\":\"probe\",\"driver\":\"x\",\"start_ns\":\"soon\"", probe_line);
 
-	boot_data__parse_events(b, text, "ev.jsonl");
+	parse_text(b, text, "ev.jsonl");
 	CHECK(b->nr_probes == 1 && !strcmp(b->probes[0].driver, "slowprobe") &&
 	      b->probes[0].ret == -4 && b->probes[0].start_ns == 3000000000LL,
 	      "the valid probe record among garbage is kept with its fields");
@@ -85,7 +92,7 @@ static void kill_chain(void)
 	free(b->kernel_cmdline);
 	b->kernel_cmdline = xstrdup("udev.event_timeout=3 x=1");
 	b->event_timeout_s = 3;
-	boot_data__parse_events(b, text, "ev.jsonl");
+	parse_text(b, text, "ev.jsonl");
 	CHECK(b->warnings.n == 0, "a complete stream loads without warnings");
 	CHECK(b->nr_kills == 1 && b->kills[0].stack.n == 2, "the SIGKILL and the victim's stack are read");
 	CHECK(fabs(boot_data__boot_time(b) - 9.5) < 1e-9,
@@ -201,7 +208,7 @@ static void records(void)
 	char err[512], *run = xasprintf("%s/twice", tmpdir), *dir, *path;
 	struct run_data *r;
 
-	boot_data__parse_events(b,
+	parse_text(b,
 		"{\"type\":\"header\",\"schema\":1}\n"
 		"{\"type\":\"probe\",\"driver\":\"d\",\"device\":\"x\",\"pid\":\"152\","
 		"\"start_ns\":1,\"end_ns\":2}\n"
@@ -265,7 +272,7 @@ static void huge_values(void)
 	struct boot_metrics m;
 	struct boot_losses l;
 
-	boot_data__parse_events(b,
+	parse_text(b,
 		"{\"type\":\"header\",\"schema\":1}\n"
 		"{\"type\":\"probe\",\"driver\":\"d\",\"device\":\"x\",\"pid\":7,"
 		"\"start_ns\":-9223372036854775807,\"end_ns\":9223372036854775807,\"ret\":0}\n"
@@ -301,7 +308,7 @@ static void lost_sum(void)
 		struct boot_data *b = boot_data__new("t");
 
 		/* 2^62 - 1 each: their sum fits in a boot, two boots' do not. */
-		boot_data__parse_events(b,
+		parse_text(b,
 			"{\"type\":\"header\",\"schema\":1}\n"
 			"{\"type\":\"trailer\",\"events_written\":0,"
 			"\"events_dropped\":4611686018427387903,\"bpf_drops\":4611686018427387903}\n",
@@ -343,7 +350,7 @@ static void far_init_start(void)
 		struct boot_data *b = boot_data__new("t");
 
 		boot_data__parse_console(b, cases[i].console, "console.log");
-		boot_data__parse_events(b, "{\"type\":\"probe\",\"driver\":\"d\",\"device\":\"x\","
+		parse_text(b, "{\"type\":\"probe\",\"driver\":\"d\",\"device\":\"x\","
 					"\"start_ns\":1000000000,\"end_ns\":2000000000}\n", "ev");
 		CHECK(b->nr_probes == 1 &&
 		      probe_span__in_user_space(b, &b->probes[0]) == cases[i].in_user_space,
@@ -354,11 +361,13 @@ static void far_init_start(void)
 }
 
 /* A boot folder of @cmdline and @console; NULL if it does not load. */
-static struct boot_data *boot_of(const char *name, const char *cmdline, const char *console)
+/* A boot folder of boot.json (@cmdline, and @extra fields) and @console, loaded. */
+static struct boot_data *boot_of(const char *name, const char *cmdline, const char *extra,
+				 const char *console)
 {
 	char err[512], *dir = xasprintf("%s/udev/%s", tmpdir, name), *path;
 	char *json = xasprintf("{\"boot\":\"%s\",\"mode\":\"m\",\"outcome\":\"ok\","
-			       "\"kernel_cmdline\":\"%s\"}", name, cmdline);
+			       "\"kernel_cmdline\":\"%s\"%s}", name, cmdline, extra);
 	struct boot_data *b;
 
 	mkdir_p(dir);
@@ -388,6 +397,10 @@ static void udev_settings(void)
 		{ "bootprobe.udev_conf_event_timeout=18 udev.event_timeout=3", 3 },
 		{ "bootprobe.udev_conf_event_timeout=3 bootprobe.rules_event_timeout=18", 3 },
 		{ "bootprobe.rules_event_timeout=18", 180 },
+		/* one scanner: the last one wins, whole words only */
+		{ "udev.event_timeout=3 udev.event_timeout=5", 5 },
+		{ "udev.event_timeout=3 udev.event_timeout=soon", 3 },
+		{ "xudev.event_timeout=3 bootprobe.udev_event_timeout=4", 180 },
 	};
 	const char *console =
 		"[    3.0] systemd-udevd[95]: /etc/udev/rules.d/69-bootprobe-event-timeout.rules:1 "
@@ -399,17 +412,43 @@ static void udev_settings(void)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char *name = xasprintf("b%zu", i);
 
-		b = boot_of(name, cases[i].cmdline, "");
+		b = boot_of(name, cases[i].cmdline, "", "");
 		CHECK(b && b->event_timeout_s == cases[i].want, "udev event timeout of '%s' is %g s",
 		      cases[i].cmdline, cases[i].want);
 		boot_data__free(b);
 		free(name);
 	}
-	b = boot_of("ignored", "x=1", console);
+	b = boot_of("ignored", "x=1", "", console);
 	CHECK(b && b->udev_ignored.n == 1 && strstr(b->udev_ignored.v[0], "69-bootprobe-event-timeout.rules:1"),
 	      "udevd's 'Invalid value for OPTIONS key' line is kept with its file and line");
 	CHECK(b && b->disks == 7 && b->disks_expected == 8 && boot_data__boot_time(b) == 7.5,
 	      "the disks mark is read and ends the boot time when it comes last");
+	boot_data__free(b);
+}
+
+/*
+ * The kill policy and the udev timeout a boot ran with: boot.json's, as the
+ * runner wrote them; the command line's, by the same scanner, for a
+ * boot.json from before.
+ */
+static void boot_settings(void)
+{
+	struct boot_data *b;
+
+	b = boot_of("stored", "udev.event_timeout=3 kthread.sigkill_policy=unkillable",
+		    ",\"udev_event_timeout_s\":7.5,\"kill_policy\":\"grace=30000\"", "");
+	CHECK(b && b->event_timeout_s == 7.5 && !strcmp(b->kill_policy, "grace=30000"),
+	      "boot.json's udev timeout and kill policy are read, not the command line's");
+	boot_data__free(b);
+	b = boot_of("stored-default", "kthread.sigkill_policy=unkillable",
+		    ",\"udev_event_timeout_s\":180,\"kill_policy\":\"\"", "");
+	CHECK(b && b->event_timeout_s == 180 && !*b->kill_policy,
+	      "boot.json's empty kill policy is the kernel's default, whatever the text says");
+	boot_data__free(b);
+	b = boot_of("old", "kthread.sigkill_policy=grace=100 xkthread.sigkill_policy=a "
+		    "kthread.sigkill_policy=unkillable", "", "");
+	CHECK(b && !strcmp(b->kill_policy, "unkillable"),
+	      "an old boot.json: the kill policy is the command line's last whole word");
 	boot_data__free(b);
 }
 
@@ -421,6 +460,7 @@ int main(void)
 	kill_chain();
 	folders();
 	udev_settings();
+	boot_settings();
 	odd_files();
 	records();
 	huge_values();

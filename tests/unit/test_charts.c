@@ -29,7 +29,7 @@ static struct boot_data *boot_of(const char *mode, int i)
 		"{\"type\":\"trailer\",\"events_written\":2,\"events_dropped\":0,\"bpf_drops\":0}\n",
 		1200000000 + i * 1000000, 1200000000 + i * 1000000);
 
-	boot_data__parse_events(b, text, "events.jsonl");
+	boot_data__parse_events(b, text, strlen(text), "events.jsonl");
 	free(b->mode);
 	free(b->outcome);
 	free(b->name);

@@ -16,6 +16,7 @@
  * (KEEP=1 keeps the report in /tmp/bootprobe-test-drivers.*).
  */
 #include "check.h"
+#include "jsonio.h"
 #include "report.h"
 #include "rundata.h"
 #include "util.h"
@@ -81,7 +82,7 @@ static struct boot_data *boot_of(const char *mode, int i)
 	struct boot_data *b = boot_data__new(mode);
 	char *text = events_of(mode, i);
 
-	boot_data__parse_events(b, text, "events.jsonl");
+	boot_data__parse_events(b, text, strlen(text), "events.jsonl");
 	free(b->mode);
 	free(b->outcome);
 	free(b->name);
@@ -210,43 +211,36 @@ static json_object *find(json_object *arr, const char *key, const char *value)
 	return NULL;
 }
 
-static json_object *get(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
-}
-
 static void check_json(struct run_data *r)
 {
-	json_object *sum = run_data__summary_json(r), *drv = get(sum, "drivers");
-	json_object *async = find(get(drv, "modes"), "mode", "async");
-	json_object *slow = find(get(async, "drivers"), "driver", "slowdrv");
-	json_object *flaky = find(get(async, "devices_bound_differently"), "driver", "flaky");
-	json_object *sync = find(get(drv, "distinct_drivers"), "mode", "sync");
+	json_object *sum = run_data__summary_json(r), *drv = jget(sum, "drivers");
+	json_object *async = find(jget(drv, "modes"), "mode", "async");
+	json_object *slow = find(jget(async, "drivers"), "driver", "slowdrv");
+	json_object *flaky = find(jget(async, "devices_bound_differently"), "driver", "flaky");
+	json_object *sync = find(jget(drv, "distinct_drivers"), "mode", "sync");
 	const char *text = json_object_to_json_string(sum);
 
-	CHECK(slow && !strcmp(json_object_get_string(get(slow, "verdict")), "slower") &&
-	      fabs(json_object_get_double(get(slow, "baseline_median_s")) - 0.1) < 1e-9 &&
-	      fabs(json_object_get_double(get(slow, "mode_median_s")) - 0.3) < 1e-9,
+	CHECK(slow && !strcmp(json_object_get_string(jget(slow, "verdict")), "slower") &&
+	      fabs(json_object_get_double(jget(slow, "baseline_median_s")) - 0.1) < 1e-9 &&
+	      fabs(json_object_get_double(jget(slow, "mode_median_s")) - 0.3) < 1e-9,
 	      "summary.json: slowdrv slower in async, medians 0.1 and 0.3 s");
 	/*
 	 * Five drivers are judged in async (3 boots or more in both modes):
 	 * slowdrv's exact p, 2 / C(10, 5) = 2/252, is the smallest; Holm
 	 * multiplies it by 5: 0.0397, still below 0.05.
 	 */
-	CHECK(slow && fabs(json_object_get_double(get(slow, "mann_whitney_p")) - 2.0 / 252) < 1e-6 &&
-	      fabs(json_object_get_double(get(slow, "p_holm")) - 10.0 / 252) < 1e-6 &&
-	      json_object_get_int(get(slow, "holm_family")) == 5,
+	CHECK(slow && fabs(json_object_get_double(jget(slow, "mann_whitney_p")) - 2.0 / 252) < 1e-6 &&
+	      fabs(json_object_get_double(jget(slow, "p_holm")) - 10.0 / 252) < 1e-6 &&
+	      json_object_get_int(jget(slow, "holm_family")) == 5,
 	      "summary.json: slowdrv's p 2/252, Holm-adjusted over the 5 judged drivers: 10/252");
-	CHECK(slow && get(slow, "mdd") && json_object_get_int(get(slow, "boots_needed")) >= 5,
+	CHECK(slow && jget(slow, "mdd") && json_object_get_int(jget(slow, "boots_needed")) >= 5,
 	      "summary.json: slowdrv has an MDD at 5 boots and a count of boots needed");
-	CHECK(flaky && json_object_get_int(get(get(flaky, "mode"), "failed")) == 2 &&
-	      json_object_get_int(get(get(flaky, "mode"), "boots")) == 5 &&
-	      json_object_get_int(get(get(flaky, "baseline"), "bound")) == 5,
+	CHECK(flaky && json_object_get_int(jget(jget(flaky, "mode"), "failed")) == 2 &&
+	      json_object_get_int(jget(jget(flaky, "mode"), "boots")) == 5 &&
+	      json_object_get_int(jget(jget(flaky, "baseline"), "bound")) == 5,
 	      "summary.json: flaky failed in 2 of 5 async boots, bound in 5 sync ones");
-	CHECK(sync && json_object_get_int(get(sync, "union")) == 5 &&
-	      json_object_get_double(get(sync, "per_boot_median")) == 5,
+	CHECK(sync && json_object_get_int(jget(sync, "union")) == 5 &&
+	      json_object_get_double(jget(sync, "per_boot_median")) == 5,
 	      "summary.json: sync probed 5 distinct drivers per boot, 5 in all");
 	CHECK(drv && !strstr(text, "NaN") && !strstr(text, "nan") && !strstr(text, "inf"),
 	      "summary.json has no non-finite number (they are null)");

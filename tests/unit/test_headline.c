@@ -7,6 +7,7 @@
  * and with the "headline" array of summary.json.
  */
 #include "check.h"
+#include "jsonio.h"
 #include "report.h"
 #include "rundata.h"
 #include "util.h"
@@ -236,22 +237,12 @@ static void check_text(struct run_data *r, const char *dir)
 	free(text);
 }
 
+/* @a of @o, then @b of that unless NULL. */
 static json_object *jpath(json_object *o, const char *a, const char *b)
 {
-	json_object *v = NULL;
+	json_object *v = jget(o, a);
 
-	if (!json_object_object_get_ex(o, a, &v))
-		return NULL;
-	if (b && !json_object_object_get_ex(v, b, &v))
-		return NULL;
-	return v;
-}
-
-static int jint(json_object *o, const char *key)
-{
-	json_object *v = jpath(o, key, NULL);
-
-	return v && json_object_is_type(v, json_type_int) ? json_object_get_int(v) : -1;
+	return b ? jget(v, b) : v;
 }
 
 static bool jnear(json_object *o, const char *a, const char *b, double want)
@@ -276,13 +267,13 @@ static void check_json(struct run_data *r)
 	CHECK_STR(json_object_get_string(jpath(k, "mode", NULL)), "sync",
 		  "the JSON headline keeps the run's mode order");
 	k = json_object_array_get_idx(head, 1);
-	CHECK(jint(k, "boots") == 5 && jint(k, "ok") == 4 && jint(k, "boots_with_kills") == 4,
+	CHECK(jint(k, "boots", -1) == 5 && jint(k, "ok", -1) == 4 && jint(k, "boots_with_kills", -1) == 4,
 	      "JSON killable: 5 boots, 4 ok, 4 with a SIGKILL");
-	CHECK(jint(k, "failed_probes") == 3 && jint(k, "boots_with_failed_probes") == 2 &&
-	      jint(k, "probes") == 8,
+	CHECK(jint(k, "failed_probes", -1) == 3 && jint(k, "boots_with_failed_probes", -1) == 2 &&
+	      jint(k, "probes", -1) == 8,
 	      "JSON killable: 3 failed of 8 probes, in 2 boots");
 	CHECK(jnear(k, "boot_s", "median", 10.5) && jnear(k, "devices_bound", "median", 1.5) &&
-	      jint(k, "devices") == 2,
+	      jint(k, "devices", -1) == 2,
 	      "JSON killable: median boot time 10.5 s, 1.5 of 2 devices bound");
 	json_object_put(sum);
 }

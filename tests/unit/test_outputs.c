@@ -13,6 +13,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* A NUL-terminated stream through the one stream reader. */
+static void parse_text(struct boot_data *b, const char *text, const char *label)
+{
+	boot_data__parse_events(b, text, strlen(text), label);
+}
+
 static char tmpdir[] = "/tmp/bootprobe-test-outputs.XXXXXX";
 
 static char *in(const char *name)
@@ -63,7 +69,7 @@ static struct boot_data *boot(const char *name)
 {
 	struct boot_data *b = boot_data__new(tmpdir);
 
-	boot_data__parse_events(b, "{\"type\":\"probe\",\"driver\":\"d\",\"device\":\"v\","
+	parse_text(b, "{\"type\":\"probe\",\"driver\":\"d\",\"device\":\"v\","
 				"\"pid\":1,\"start_ns\":1000,\"end_ns\":2000,\"ret\":0}\n", "ev");
 	free(b->name);
 	free(b->mode);

@@ -72,7 +72,7 @@ static struct boot_data *load_console(const char *text)
 	struct boot_data *b = boot_data__new("t");
 
 	boot_data__parse_console(b, text, "console.log");
-	boot_data__parse_events(b, events, "events.jsonl");
+	boot_data__parse_events(b, events, strlen(events), "events.jsonl");
 	return b;
 }
 
@@ -110,7 +110,7 @@ static void phases(void)
 	      bp[PH_TO_SYSTEMD], bp[PH_USERSPACE]);
 	boot_data__free(b);
 	b = load_console(console);
-	boot_data__parse_events(b, init_exec, "exec.jsonl");
+	boot_data__parse_events(b, init_exec, strlen(init_exec), "exec.jsonl");
 	boot__phases(b, &p);
 	CHECK(near(bp[PH_TO_SYSTEMD], 9.26) && near(bp[PH_INITRAMFS], 4.36),
 	      "PID 1's last exec in the stream is when systemd starts, ahead of any console mark "

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* `bootprobe run` pieces: argument parsing, the QEMU command line, result files. */
 #include "check.h"
+#include "jsonio.h"
 #include "qemu.h"
 #include "runner.h"
 #include "util.h"
@@ -178,18 +179,12 @@ static void command_line_debian(void)
 
 static struct json_object *load_json(const char *path)
 {
-	struct json_object *o = json_object_from_file(path);
+	const char *why = NULL;
+	struct json_object *o = jread(path, &why);
 
 	if (!o)
-		printf("# %s: %s\n", path, json_util_get_last_err());
+		printf("# %s: %s\n", path, why);
 	return o;
-}
-
-static const char *jstr(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	return json_object_object_get_ex(o, key, &v) ? json_object_get_string(v) : NULL;
 }
 
 static void result_files(void)
@@ -215,7 +210,10 @@ static void result_files(void)
 	run.boots[1].qe.timed_out = true;
 	run.boots[1].qe.status = 9;
 	run.nr_finished = 1;
-	CHECK(!results__write_boot(&run, &run.boots[1], "qemu -x", "driver_async_probe=*"),
+	CHECK(!results__write_boot(&run, &run.boots[1], "qemu -x", "driver_async_probe=*",
+				   "console=ttyS0 udev.event_timeout=3 driver_async_probe=* "
+				   "udev.timeout_signal=SIGTERM kthread.sigkill_policy=grace=30000 "
+				   "udev.event_timeout=4500ms"),
 	      "boot.json is written");
 	CHECK(!results__write_manifest(&run), "manifest.json is written");
 
@@ -224,7 +222,11 @@ static void result_files(void)
 	free(path);
 	CHECK_STR(boot ? jstr(boot, "outcome") : NULL, "timeout", "boot.json holds the outcome");
 	CHECK_STR(boot ? jstr(boot, "qemu_cmdline") : NULL, "qemu -x", "boot.json holds the QEMU command line");
-	CHECK_STR(boot ? jstr(boot, "wall_s") : NULL, "12.000", "wall time is kept to the millisecond");
+	CHECK_STR(boot ? json_object_get_string(jget(boot, "wall_s")) : NULL, "12.000", "wall time is kept to the millisecond");
+	CHECK(boot && jseconds(boot, "udev_event_timeout_s", 0, 1e6) == 4.5 &&
+	      !strcmp(jstr(boot, "udev_timeout_signal"), "SIGTERM") &&
+	      !strcmp(jstr(boot, "kill_policy"), "grace=30000"),
+	      "boot.json holds the udev timeout (the last one), timeout signal and kill policy the guest read");
 	path = xasprintf("%s/manifest.json", run.dir);
 	man = load_json(path);
 	free(path);

@@ -5,6 +5,7 @@
  * rule says, checked against the widths round by round.
  */
 #include "check.h"
+#include "rng.h"
 #include "stats.h"
 #include "until.h"
 
@@ -51,8 +52,8 @@ static void widths(void)
 /* Boot times of a round: baseline ~ 10 s, a mode 2 s faster, another 0.5 s; SD 0.3 s. */
 static double boot_time(uint64_t *rng, double mean)
 {
-	double u = ((double)(stats_rand(rng) >> 11) + 0.5) / 9007199254740992.0;
-	double v = ((double)(stats_rand(rng) >> 11) + 0.5) / 9007199254740992.0;
+	double u = ((double)(rng__next(rng) >> 11) + 0.5) / 9007199254740992.0;
+	double v = ((double)(rng__next(rng) >> 11) + 0.5) / 9007199254740992.0;
 
 	return mean + 0.3 * sqrt(-2 * log(u)) * cos(2 * M_PI * v);
 }

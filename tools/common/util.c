@@ -385,6 +385,15 @@ uint64_t now_mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
+void now_run_stamp(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(buf, len, "%Y%m%d-%H%M%S", &tm);
+}
+
 void now_iso8601(char *buf, size_t len)
 {
 	time_t t = time(NULL);

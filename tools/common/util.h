@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* A growable NULL-terminated array of owned strings (argv-like). */
 struct strv {
@@ -23,6 +25,14 @@ void strv__free(struct strv *s);
 bool strv__contains(const struct strv *s, const char *str);
 /* Every element shell-quoted and joined by spaces; caller frees. */
 char *strv__join_quoted(const struct strv *s);
+
+/*
+ * Append one zeroed element to the dynamic array @arr of @n elements: a
+ * pointer to it, @n one more (aborts when memory runs out, like xmalloc()).
+ */
+#define ARRAY_PUSH(arr, n) \
+	((arr) = realloc((arr), ((n) + 1) * sizeof(*(arr))), \
+	 (arr) ? memset(&(arr)[(n)], 0, sizeof(*(arr))), &(arr)[(n)++] : (abort(), (arr)))
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
@@ -83,6 +93,8 @@ char *sibling_path(const char *path, const char *name);
 char *read_sibling_line(const char *path, const char *name);
 
 uint64_t now_mono_ns(void);
+/* The local wall clock as a run id starts, e.g. 20261203-075208. */
+void now_run_stamp(char *buf, size_t len);
 /* ISO 8601 UTC of the wall clock, e.g. 2026-12-03T07:52:08Z. */
 void now_iso8601(char *buf, size_t len);
 

@@ -1,6 +1,6 @@
 # probetrace: the in-guest collector (CO-RE BPF + libbpf skeleton), a static
 # binary for the initramfs.  Included by the top-level Makefile, which
-# provides BUILD, GUEST, BIN, OBJ, Q, msg, DEPS_STAMP, CC, CFLAGS, CPPFLAGS.
+# provides BUILD, GUEST, BIN, OBJ, Q, msg, DEPS_STAMP, CC, ALL_CFLAGS, CPPFLAGS.
 #
 #   vmlinux.h   from the BTF of the kernel we boot ($(GUEST)/vmlinux)
 #   .bpf.o      clang -target bpf, CO-RE relocations against that BTF
@@ -19,6 +19,8 @@ PT_BPF_OBJ    := $(PT_OBJ)/probetrace.bpf.o
 PT_SKEL       := $(PT_OBJ)/probetrace.skel.h
 PT_SRCS       := $(wildcard tools/probetrace/*.c)
 PT_OBJS       := $(patsubst tools/probetrace/%.c,$(PT_OBJ)/%.o,$(PT_SRCS))
+# The event stream's one reader and the JSON helpers, shared with bootprobe.
+PT_COMMON_OBJS := $(patsubst tools/%.c,$(OBJ)/%.o,$(addprefix tools/common/,events.c jsonio.c util.c))
 PT_BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall \
 		 -Wno-unused-function -I$(BUILD) -Ibpf
 PT_LIBS       := -lbpf -lelf -lz -ljson-c
@@ -50,11 +52,11 @@ $(PT_OBJ)/%.skel.h: $(PT_OBJ)/%.bpf.o
 $(PT_OBJ)/%.o: tools/probetrace/%.c $(PT_SKEL) | $(DEPS_STAMP)
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(@D) && \
-		$(CC) $(CPPFLAGS) -Ibpf -I$(PT_OBJ) $(CFLAGS) -c $< -o $@
+		$(CC) $(CPPFLAGS) -Ibpf -I$(PT_OBJ) $(ALL_CFLAGS) -c $< -o $@
 
 # Static: the initramfs has no shared libbpf, libelf or json-c.
-$(PROBETRACE): $(PT_OBJS) | $(DEPS_STAMP)
+$(PROBETRACE): $(PT_OBJS) $(PT_COMMON_OBJS) | $(DEPS_STAMP)
 	$(call msg,LINK,$@)
 	$(Q)test -e "$$($(CC) -print-file-name=libjson-c.a)" || \
 		{ echo "probetrace: libjson-c.a not found (install libjson-c-dev)" >&2; exit 1; }
-	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) -static $(PT_OBJS) -o $@ $(PT_LIBS)
+	$(Q)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) -static $(PT_OBJS) $(PT_COMMON_OBJS) -o $@ $(PT_LIBS)

@@ -10,23 +10,20 @@
 #include <linux/types.h>
 
 #include "probetrace.h"
+#include "events.h"
 #include "ksyms.h"
 #include "record.h"
 
-static const char *const type_names[PT_TYPE_MAX] = {
-	[PT_PROBE_START] = "probe_start",
-	[PT_PROBE] = "probe",
-	[PT_KTHREAD_START] = "kthread_start",
-	[PT_KTHREAD_END] = "kthread_end",
-	[PT_SIGNAL_GENERATE] = "signal_generate",
-	[PT_SIGNAL_DELIVER] = "signal_deliver",
-	[PT_EXIT] = "exit",
-	[PT_MODULE_LOAD_START] = "module_load_start",
-	[PT_MODULE_LOAD] = "module_load",
-	[PT_MODULE_INIT] = "module_init",
-	[PT_DEVNODE] = "devnode",
-	[PT_INIT_EXEC] = "init_exec",
-};
+/* The record names are the reader's (tools/common/events.c), numbered as enum pt_type. */
+#define SAME(ev, pt) ((int)EVENT_##ev == (int)PT_##pt)
+_Static_assert(SAME(PROBE_START, PROBE_START) && SAME(PROBE, PROBE) &&
+	       SAME(KTHREAD_START, KTHREAD_START) && SAME(KTHREAD_END, KTHREAD_END) &&
+	       SAME(SIGNAL_GENERATE, SIGNAL_GENERATE) && SAME(SIGNAL_DELIVER, SIGNAL_DELIVER) &&
+	       SAME(EXIT, EXIT) && SAME(MODULE_LOAD_START, MODULE_LOAD_START) &&
+	       SAME(MODULE_LOAD, MODULE_LOAD) && SAME(MODULE_INIT, MODULE_INIT) &&
+	       SAME(DEVNODE, DEVNODE) && SAME(INIT_EXEC, INIT_EXEC) && SAME(BPF_MAX, TYPE_MAX),
+	       "enum event_type (tools/common/events.h) numbers the BPF records as enum pt_type");
+#undef SAME
 
 static const char *const origin_names[] = {
 	[PT_ORIGIN_OTHER] = "other",
@@ -51,7 +48,7 @@ static const char *const sig_names[] = {
 
 const char *record__type_name(uint32_t type)
 {
-	return type < PT_TYPE_MAX ? type_names[type] : NULL;
+	return type < PT_TYPE_MAX ? event_type__name(type) : NULL;
 }
 
 const char *signal_name(int sig)
@@ -223,7 +220,7 @@ static json_object *record__new(const struct pt_hdr *h)
 {
 	json_object *o = json_object_new_object();
 
-	add(o, "type", json_object_new_string(type_names[h->type]));
+	add(o, "type", json_object_new_string(event_type__name(h->type)));
 	add_int(o, "ts_ns", h->ts_ns);
 	add_int(o, "cpu", h->cpu);
 	add_int(o, "pid", h->pid);

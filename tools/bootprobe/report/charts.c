@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "charts.h"
+#include "rng.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -72,7 +73,7 @@ static const struct boot_data *typical_boot(struct run_data *r, const struct mod
 		const struct boot_data *b = r->boots[i];
 		double d;
 
-		if (strcmp(b->mode, m->name) || strcmp(b->outcome, "ok"))
+		if (strcmp(b->mode, m->name) || !boot_data__ok(b))
 			continue;
 		d = fabs(boot_data__boot_time(b) - m->s[M_BOOT].median);
 		if (!best || d < best_d) {
@@ -206,7 +207,7 @@ static int boottime(struct run_data *r, const char *dir)
 	fprintf(d, "# mode_index boot_s\n");
 	for (int i = 0; i < r->nr_modes; i++)
 		for (size_t k = 0; k < r->modes[i].n[M_BOOT]; k++)
-			fprintf(d, "%.3f %.4f\n", i + ((stats_rand(&rng) % 1000) / 1000.0 - 0.5) * 0.3,
+			fprintf(d, "%.3f %.4f\n", i + ((rng__next(&rng) % 1000) / 1000.0 - 0.5) * 0.3,
 				r->modes[i].values[M_BOOT][k]);
 	fprintf(d, "\n\n# mode_index median_s\n");
 	for (int i = 0; i < r->nr_modes; i++)

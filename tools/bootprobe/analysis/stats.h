@@ -83,7 +83,4 @@ double stats_mw_min_p(size_t na, size_t nb);
 /* The smallest n per side (equal sides) whose stats_mw_min_p() is below @alpha. */
 size_t stats_mw_min_n(double alpha);
 
-/* A small reproducible generator (splitmix64). */
-uint64_t stats_rand(uint64_t *state);
-
 #endif

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "scenario.h"
+#include "cmdline.h"
+#include "rng.h"
 #include "qemu.h"
 #include "util.h"
 
@@ -851,16 +853,6 @@ static int validate_storage(const struct scenario *sc, char *err, int errlen)
 	return 0;
 }
 
-static bool has_arg(const char *cmdline, const char *prefix)
-{
-	size_t len = strlen(prefix);
-
-	for (const char *p = cmdline; (p = strstr(p, prefix)); p += len)
-		if (p == cmdline || isspace((unsigned char)p[-1]))
-			return true;
-	return false;
-}
-
 static int validate_mode(const struct scenario *sc, const struct mode *m, char *err, int errlen)
 {
 	const double t[] = { m->event_timeout, m->conf_event_timeout, m->rules_event_timeout };
@@ -881,12 +873,12 @@ static int validate_mode(const struct scenario *sc, const struct mode *m, char *
 		if (check_scaled_ms(sc, m->line, what, (double)m->grace_ms, err, errlen))
 			return -1;
 	}
-	if (m->event_timeout && (has_arg(m->cmdline, "udev.event_timeout=") ||
-				 has_arg(sc->cmdline, "udev.event_timeout=")))
+	if (m->event_timeout && (cmdline__has(m->cmdline, "udev.event_timeout") ||
+				 cmdline__has(sc->cmdline, "udev.event_timeout")))
 		return verr(sc, m->line_event_timeout, err, errlen, "mode '%s': event_timeout "
 			    "and a cmdline udev.event_timeout= both set the timeout", m->name);
-	if (m->kill_policy && (has_arg(m->cmdline, "kthread.sigkill_policy=") ||
-			       has_arg(sc->cmdline, "kthread.sigkill_policy=")))
+	if (m->kill_policy && (cmdline__has(m->cmdline, "kthread.sigkill_policy") ||
+			       cmdline__has(sc->cmdline, "kthread.sigkill_policy")))
 		return verr(sc, m->line, err, errlen, "mode '%s': kill_policy and a cmdline "
 			    "kthread.sigkill_policy= both set the policy", m->name);
 	return 0;
@@ -938,19 +930,10 @@ int scenario__validate(const struct scenario *sc, char *err, int errlen)
 	return 0;
 }
 
-/* splitmix64: a small, portable generator; the same draws on every host. */
-static uint64_t mix64(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
 /* A uniform draw in (0, 1) for (seed, boot, device, stream). */
 static double draw01(uint64_t seed, long index, int dev, int stream)
 {
-	uint64_t x = mix64(mix64(mix64(seed) ^ (uint64_t)index) ^ ((uint64_t)dev << 8 | stream));
+	uint64_t x = rng__mix(rng__mix(rng__mix(seed) ^ (uint64_t)index) ^ ((uint64_t)dev << 8 | stream));
 
 	return ((x >> 11) + 0.5) / 9007199254740992.0;
 }
@@ -1019,7 +1002,7 @@ static void push_fleet(struct strv *parts, const struct scenario *sc, long devic
 		strv__pushf(parts, "slowprobe.nthreads=%ld", sc->nthreads);
 	if (sc->fw_wait_ms >= 0)
 		strv__pushf(parts, "slowprobe.fw_wait_ms=%ld", scaled_ms(sc, sc->fw_wait_ms));
-	if (sc->probe_ms.kind != TS_NONE && !has_arg(sc->cmdline, "bootprobe.expect="))
+	if (sc->probe_ms.kind != TS_NONE && !cmdline__has(sc->cmdline, "bootprobe.expect"))
 		strv__pushf(parts, "bootprobe.expect=%ld", devices);
 }
 

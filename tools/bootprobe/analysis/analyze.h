@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Per-boot answers: metrics, kill diagnoses, drivers at risk, readiness gaps. */
+/* Per-boot answers: metrics and readiness gaps (explain.h: kill diagnoses). */
 #ifndef BOOTPROBE_ANALYZE_H
 #define BOOTPROBE_ANALYZE_H
 
@@ -47,11 +47,7 @@ struct devnode_gap {
 /* The gap of @d (gap_s NAN when nothing is known to measure from). */
 void devnode__gap(const struct boot_data *b, const struct devnode *d, struct devnode_gap *g);
 
-/* `bootprobe explain`: the causal chains of one boot, as text or JSON. */
-void boot__explain(const struct boot_data *b, FILE *out);
-struct json_object *boot__explain_json(const struct boot_data *b);
-
-/* Chrome trace-event JSON (opens in the Perfetto UI), written atomically; 0 or -errno. */
-int boot__write_trace(const struct boot_data *b, const char *path);
+/* A kernel error number as its name ("-EINTR"), else the number. */
+const char *errno_name(int ret);
 
 #endif

@@ -127,6 +127,8 @@ struct run_data {
 
 /* Load every boot of a run; NULL with a message if there is nothing to use. */
 struct run_data *run_data__load(const char *dir, char *err, int errlen);
+/* run_data__load() for command @cmd: NULL after "bootprobe CMD: why" on stderr. */
+struct run_data *run_data__open(const char *dir, const char *cmd);
 /*
  * RUN/manifest.json's text (@len bytes, NUL-terminated; NULL when it could
  * not be read) into @r, whose dir is set: the baseline, time scale and modes,
@@ -190,12 +192,15 @@ struct comparison *run_data__comparisons(struct run_data *r, const struct mode_s
 extern const char comparisons_note[];
 /* Those fields of @c into the JSON object @o. */
 void comparison__json_power(struct json_object *o, const struct comparison *c);
+/*
+ * Every field of a comparison into @o, the one way summary.json and
+ * compare --json write one: median_diff, its CI (diff_ci95_lo/hi), pct,
+ * mann_whitney_u, p, p_exact, then comparison__json_power()'s.
+ */
+void comparison__json(struct json_object *o, const struct comparison *c);
 
 /* Boots of @m (with events) where @d had no probe span at all. */
 int device_outcome__missing(const struct mode_stats *m, const struct device_outcome *d);
-
-/* A number for JSON: NULL (null) when not finite. */
-struct json_object *json_num(double v);
 
 struct json_object *summary__json(const struct summary *s);
 struct json_object *run_data__summary_json(struct run_data *r);

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+/* `bootprobe explain`: the causal chain of each kill, failed probes, drivers at risk. */
 #define _GNU_SOURCE
 #include "analyze.h"
+#include "explain.h"
+#include "jsonio.h"
 
 #include <json-c/json.h>
 #include <math.h>
@@ -8,130 +11,6 @@
 #include <string.h>
 
 #define NS 1e9
-
-static int other_signals(const struct boot_data *b);
-
-static const char *errno_name(int ret)
-{
-	static char buf[16];
-	static const struct {
-		int e;
-		const char *name;
-	} names[] = {
-		{ 0, "0" }, { -2, "-ENOENT" }, { -4, "-EINTR" }, { -5, "-EIO" }, { -6, "-ENXIO" },
-		{ -11, "-EAGAIN" }, { -12, "-ENOMEM" }, { -16, "-EBUSY" }, { -19, "-ENODEV" },
-		{ -22, "-EINVAL" }, { -110, "-ETIMEDOUT" }, { -512, "-ERESTARTSYS" },
-		{ -517, "-EPROBE_DEFER" },
-	};
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].e == ret)
-			return names[i].name;
-	snprintf(buf, sizeof(buf), "%d", ret);
-	return buf;
-}
-
-static const struct module_load *module_of(const struct boot_data *b, const struct probe_span *p)
-{
-	const char *name = *p->origin_module ? p->origin_module : p->owner;
-	const struct module_load *best = NULL;
-
-	if (!*name)
-		return NULL;
-	/* The load of that module that returned last before the probe ended. */
-	for (int i = 0; i < b->nr_modloads; i++) {
-		const struct module_load *m = &b->modloads[i];
-
-		if (strcmp(m->name, name) || m->ret)
-			continue;
-		if (!best || (m->end_ns <= p->end_ns && m->end_ns > best->end_ns))
-			best = m;
-	}
-	return best;
-}
-
-double probe_span__readiness_gap(const struct boot_data *b, const struct probe_span *p)
-{
-	const struct module_load *m = module_of(b, p);
-
-	if (!m)
-		return NAN;
-	return p->end_ns > m->end_ns ? (p->end_ns - m->end_ns) / NS : 0;
-}
-
-/* The last successful probe of @device by @driver. */
-static const struct probe_span *probe_of_device(const struct boot_data *b, const char *driver,
-						const char *device)
-{
-	const struct probe_span *best = NULL;
-
-	for (int i = 0; i < b->nr_probes; i++) {
-		const struct probe_span *p = &b->probes[i];
-
-		if (p->ret == 0 && !strcmp(p->driver, driver) && !strcmp(p->device, device) &&
-		    (!best || p->end_ns > best->end_ns))
-			best = p;
-	}
-	return best;
-}
-
-void devnode__gap(const struct boot_data *b, const struct devnode *d, struct devnode_gap *g)
-{
-	const struct probe_span *p;
-	const struct module_load *m;
-	int64_t ref;
-
-	g->gap_s = NAN;
-	g->ref = NULL;
-	p = *d->bound_driver ? probe_of_device(b, d->bound_driver, d->bound_device) : NULL;
-	if (!p)
-		return;
-	m = module_of(b, p);
-	ref = m ? m->end_ns : p->end_ns;
-	g->ref = m ? "modprobe return" : "probe end";
-	g->gap_s = d->ts_ns > ref ? (d->ts_ns - ref) / NS : 0;
-}
-
-void boot__metrics(const struct boot_data *b, struct boot_metrics *m)
-{
-	double first = INFINITY, last = -INFINITY;
-
-	memset(m, 0, sizeof(*m));
-	m->boot_s = boot_data__boot_time(b);
-	m->guest_s = b->complete_s;
-	m->wall_s = b->wall_s;
-	m->kills = b->nr_kills;
-	m->other_signals = other_signals(b);
-	m->udev_kills = b->nr_udev_kills;
-	m->devices = b->nr_devices;
-	for (int i = 0; i < b->nr_devices; i++)
-		m->bound += strcmp(b->devices[i].driver, "none") != 0;
-	for (int i = 0; i < b->nr_probes; i++) {
-		const struct probe_span *p = &b->probes[i];
-		double d, gap;
-
-		if (!probe_span__in_user_space(b, p))
-			continue;
-		d = (p->end_ns - p->start_ns) / NS;
-		m->probes++;
-		m->failed_probes += probe_span__failed(p);
-		m->probe_sum_s += d;
-		if (d > m->probe_max_s)
-			m->probe_max_s = d;
-		first = fmin(first, p->start_ns / NS);
-		last = fmax(last, p->end_ns / NS);
-		gap = probe_span__readiness_gap(b, p);
-		if (!isnan(gap) && gap > m->readiness_gap_max_s)
-			m->readiness_gap_max_s = gap;
-	}
-	m->probe_phase_s = m->probes ? last - first : NAN;
-	m->first_probe_s = m->probes ? first : NAN;
-	m->last_probe_end_s = m->probes ? last : NAN;
-	if (!m->probes)
-		m->probe_max_s = m->probe_sum_s = m->readiness_gap_max_s = NAN;
-}
-
-/* ---- explain ------------------------------------------------------------------------ */
 
 static const struct kthread_wait *kthread_after(const struct boot_data *b, int pid, int64_t ts)
 {
@@ -326,7 +205,7 @@ static const struct kill_event *relevant_signal(const struct boot_data *b, int *
 }
 
 /* Signals other than SIGKILL that explain follows. */
-static int other_signals(const struct boot_data *b)
+int boot__other_signals(const struct boot_data *b)
 {
 	const struct kill_event *k;
 	int n = 0;
@@ -374,18 +253,12 @@ static bool stock_kernel(const struct boot_data *b)
 	return !strcmp(b->kthread_source, "fentry");
 }
 
-/* The kthread_create() kill policy a boot ran with, from its kernel command line. */
-static const char *kill_policy_of(const struct boot_data *b, char *buf, size_t len)
+/* The kthread_create() kill policy a boot ran with. */
+static const char *kill_policy_of(const struct boot_data *b)
 {
-	const char *p = b->kernel_cmdline ? strstr(b->kernel_cmdline, "kthread.sigkill_policy=") : NULL;
-
 	if (stock_kernel(b))
 		return "none (a stock kernel: kthread_create() is always killable)";
-	if (!p)
-		return "killable, the default";
-	p += strlen("kthread.sigkill_policy=");
-	snprintf(buf, len, "%.*s", (int)strcspn(p, " "), p);
-	return buf;
+	return *b->kill_policy ? b->kill_policy : "killable, the default";
 }
 
 /*
@@ -398,7 +271,6 @@ static void explain_failed_probe(const struct boot_data *b, const struct probe_s
 {
 	const struct kill_event *k = kill_before(b, p);
 	const struct kthread_wait *w = kthread_failed_in(b, p);
-	char policy[64];
 
 	fprintf(out, "\nfailed probe: %s of %s returned %s at %.2f s in %s [%d]%s\n", p->driver,
 		p->device, errno_name(p->ret), p->end_ns / NS, p->comm, p->pid,
@@ -410,8 +282,7 @@ static void explain_failed_probe(const struct boot_data *b, const struct probe_s
 		fprintf(out, "  %s [%d] had sent this task SIGKILL at %.2f s, %.2f s before%s; "
 			"kill policy %s\n", k->sender_comm, k->sender_pid, k->ts_ns / NS,
 			((w ? w->end_ns : p->end_ns) - k->ts_ns) / NS,
-			w ? " kthread_create() failed" : " the probe failed", kill_policy_of(b, policy,
-											     sizeof(policy)));
+			w ? " kthread_create() failed" : " the probe failed", kill_policy_of(b));
 }
 
 /* "7.86 s", or "unknown" for a time the boot did not give. */
@@ -590,105 +461,4 @@ json_object *boot__explain_json(const struct boot_data *b)
 	json_object_object_add(o, "at_risk", risk);
 	json_object_object_add(o, "warnings", strings__json(&b->warnings));
 	return o;
-}
-
-/* ---- Perfetto / Chrome trace ------------------------------------------------------ */
-
-static void trace_span(json_object *ev, const char *name, const char *cat, int pid, int tid,
-		       int64_t start_ns, int64_t end_ns)
-{
-	json_object *e = json_object_new_object();
-
-	json_object_object_add(e, "name", json_object_new_string(name));
-	json_object_object_add(e, "cat", json_object_new_string(cat));
-	json_object_object_add(e, "ph", json_object_new_string("X"));
-	json_object_object_add(e, "ts", json_object_new_double(start_ns / 1e3));
-	json_object_object_add(e, "dur", json_object_new_double((end_ns - start_ns) / 1e3));
-	json_object_object_add(e, "pid", json_object_new_int(pid));
-	json_object_object_add(e, "tid", json_object_new_int(tid));
-	json_object_array_add(ev, e);
-}
-
-static void trace_instant(json_object *ev, const char *name, int pid, int tid, double ts_s)
-{
-	json_object *e = json_object_new_object();
-
-	json_object_object_add(e, "name", json_object_new_string(name));
-	json_object_object_add(e, "ph", json_object_new_string("i"));
-	json_object_object_add(e, "s", json_object_new_string(pid ? "t" : "g"));
-	json_object_object_add(e, "ts", json_object_new_double(ts_s * 1e6));
-	json_object_object_add(e, "pid", json_object_new_int(pid));
-	json_object_object_add(e, "tid", json_object_new_int(tid));
-	json_object_array_add(ev, e);
-}
-
-static void trace_thread_name(json_object *ev, int pid, const char *name)
-{
-	json_object *e = json_object_new_object(), *args = json_object_new_object();
-
-	json_object_object_add(args, "name", json_object_new_string(name));
-	json_object_object_add(e, "name", json_object_new_string("thread_name"));
-	json_object_object_add(e, "ph", json_object_new_string("M"));
-	json_object_object_add(e, "pid", json_object_new_int(0));
-	json_object_object_add(e, "tid", json_object_new_int(pid));
-	json_object_object_add(e, "args", args);
-	json_object_array_add(ev, e);
-}
-
-/* All threads under one process track ("boot"): one row per kernel thread or worker. */
-int boot__write_trace(const struct boot_data *b, const char *path)
-{
-	json_object *root = json_object_new_object(), *ev = json_object_new_array();
-	const char *text;
-	int err;
-
-	for (int i = 0; i < b->nr_probes; i++) {
-		const struct probe_span *p = &b->probes[i];
-		char *name;
-
-		if (p->start_ns == UNKNOWN_NS)
-			continue;
-		name = xasprintf("probe %s %s%s%s", p->driver, p->device,
-				 p->async ? " (async)" : "", probe_span__failed(p) ? " FAILED" : "");
-		trace_span(ev, name, "probe", 0, p->pid, p->start_ns, p->end_ns);
-		trace_thread_name(ev, p->pid, p->comm);
-		free(name);
-	}
-	for (int i = 0; i < b->nr_modloads; i++) {
-		const struct module_load *m = &b->modloads[i];
-		char *name = xasprintf("finit_module %s", m->name);
-
-		if (m->start_ns != UNKNOWN_NS)
-			trace_span(ev, name, "module", 0, m->pid, m->start_ns, m->end_ns);
-		trace_thread_name(ev, m->pid, m->comm);
-		free(name);
-	}
-	for (int i = 0; i < b->nr_kwaits; i++) {
-		const struct kthread_wait *k = &b->kwaits[i];
-		char *name = xasprintf("kthread_create %s", errno_name(k->ret));
-
-		trace_span(ev, name, "kthread", 0, k->pid, k->end_ns - k->wait_ns, k->end_ns);
-		free(name);
-	}
-	for (int i = 0; i < b->nr_kills; i++) {
-		char *name = xasprintf("SIGKILL from %s [%d]", b->kills[i].sender_comm,
-				       b->kills[i].sender_pid);
-
-		trace_instant(ev, name, 0, b->kills[i].target_pid, b->kills[i].ts_ns / NS);
-		free(name);
-	}
-	if (!isnan(b->init_start_s))
-		trace_instant(ev, "user space starts", 0, 0, b->init_start_s);
-	if (!isnan(b->coldplug_start_s))
-		trace_instant(ev, "udev coldplug starts", 0, 0, b->coldplug_start_s);
-	if (!isnan(b->coldplug_done_s))
-		trace_instant(ev, "udev queue empty", 0, 0, b->coldplug_done_s);
-	if (!isnan(b->complete_s))
-		trace_instant(ev, "boot complete", 0, 0, b->complete_s);
-	json_object_object_add(root, "traceEvents", ev);
-	json_object_object_add(root, "displayTimeUnit", json_object_new_string("ms"));
-	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN);
-	err = write_file_atomic(path, text, strlen(text));
-	json_object_put(root);
-	return err;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Arguments of `bootprobe run`. */
+/* `bootprobe run`: its arguments, and the command. */
 #define _GNU_SOURCE
+#include "commands.h"
 #include "runner.h"
 #include "until.h"
 #include "util.h"
@@ -467,4 +468,51 @@ int run_opts__parse(struct run_opts *o, int argc, char **argv, char *err, int er
 void run_opts__free(struct run_opts *o)
 {
 	scenario__free(&o->sc);
+}
+
+/* `bootprobe run`: plan, then boot (or print the plan); the exit status of main.c's policy. */
+int cmd_run(int argc, char **argv)
+{
+	struct run_opts opts;
+	struct run run = { 0 };
+	char err[512];
+	int rc, bad = 0;
+
+	rc = run_opts__parse(&opts, argc, argv, err, sizeof(err));
+	if (rc) {
+		if (rc > 0)
+			run__usage(stdout);
+		else
+			fprintf(stderr, "bootprobe run: %s\n", err);
+		run_opts__free(&opts);
+		return rc > 0 ? 0 : 2;
+	}
+	run__plan(&run, &opts);
+	if (opts.dry_run) {
+		run__print_plan(&run, stdout);
+		run__free(&run);
+		run_opts__free(&opts);
+		return 0;
+	}
+	rc = run__execute(&run);
+	if (opts.json && run.dir) {
+		char *path = xasprintf("%s/manifest.json", run.dir);
+		char *text = read_file(path, NULL);
+
+		if (text)
+			fputs(text, stdout);
+		free(text);
+		free(path);
+	}
+	for (int i = 0; i < run.nr_boots; i++)
+		bad += run.boots[i].finished && run.boots[i].outcome != OUTCOME_OK;
+	if (run.interrupted)
+		rc = 130;
+	else if (rc)
+		rc = 1;
+	else
+		rc = bad ? 1 : 0;
+	run__free(&run);
+	run_opts__free(&opts);
+	return rc;
 }

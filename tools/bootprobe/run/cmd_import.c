@@ -13,6 +13,8 @@
  */
 #define _GNU_SOURCE
 #include "boot.h"
+#include "jsonio.h"
+#include "outcome.h"
 #include "commands.h"
 #include "scenario.h"
 
@@ -89,7 +91,7 @@ static struct boot_data *import__read(const char *log, char **text, size_t *len,
 		return NULL;
 	}
 	b = boot_data__new(log);
-	boot_data__parse_events(b, *text, log);
+	boot_data__parse_events(b, *text, *len, log);
 	if (!b->has_header)
 		*why = "no header record: not a bootprobe-collector stream";
 	else if (boot_data__damaged(b))
@@ -109,8 +111,8 @@ static struct json_object *boot__json(const struct boot_data *b, const char *nam
 	json_object_object_add(o, "mode", json_object_new_string(mode));
 	json_object_object_add(o, "index", json_object_new_int(index));
 	/* The collector wrote its trailer: the boot got as far as the finish service. */
-	json_object_object_add(o, "outcome", json_object_new_string(b->has_trailer ? "ok"
-										  : "timeout"));
+	json_object_object_add(o, "outcome", json_object_new_string(
+		outcome__name(b->has_trailer ? OUTCOME_OK : OUTCOME_TIMEOUT)));
 	json_object_object_add(o, "accel", json_object_new_string("none (a real machine)"));
 	json_object_object_add(o, "kernel_cmdline", json_object_new_string(cmdline));
 	json_object_object_add(o, "kernel_release", json_object_new_string(release));
@@ -207,6 +209,10 @@ static int write_manifest(const char *dir, const char *run_id, const struct impo
 	return err;
 }
 
+/* parse_args() after printing --help: nothing to do, exit 0. */
+#define HELP_SHOWN (-1)
+
+/* 0, HELP_SHOWN, or usage_error()'s 2. */
 static int parse_args(struct import_opts *o, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -235,7 +241,7 @@ static int parse_args(struct import_opts *o, int argc, char **argv)
 			o->run_id = optarg;
 			break;
 		case 'q': o->quiet = true; break;
-		case 'h': fputs(import_usage, stdout); return 1;
+		case 'h': fputs(import_usage, stdout); return HELP_SHOWN;
 		case ':': return usage_error("import", "option needs a value:", argv[optind - 1]);
 		default: return usage_error("import", "unknown option", argv[optind - 1]);
 		}
@@ -254,9 +260,10 @@ static char *make_run_dir(const struct import_opts *o, char *id, size_t idlen)
 	if (o->run_id) {
 		snprintf(id, idlen, "%s", o->run_id);
 	} else {
-		time_t now = time(NULL);
+		char stamp[32];
 
-		strftime(id, idlen, "%Y%m%d-%H%M%S-import", localtime(&now));
+		now_run_stamp(stamp, sizeof(stamp));
+		snprintf(id, idlen, "%s-import", stamp);
 	}
 	dir = xasprintf("%s/%s", o->results, id);
 	if (err || mkdir(dir, 0755)) {
@@ -276,7 +283,7 @@ int cmd_import(int argc, char **argv)
 	int rc = parse_args(&o, argc, argv), n = 0, refused = 0;
 
 	if (rc)
-		return rc > 0 ? 0 : rc;
+		return rc == HELP_SHOWN ? 0 : rc;
 	dir = make_run_dir(&o, id, sizeof(id));
 	if (!dir)
 		return 2;

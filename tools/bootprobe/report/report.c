@@ -10,6 +10,10 @@
 #include "report.h"
 #include "charts.h"
 #include "drivers.h"
+#include "explain.h"
+#include "html.h"
+#include "jsonio.h"
+#include "trace.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -1189,13 +1193,6 @@ static void md_damaged(FILE *f, const struct run_data *r)
 	fprintf(f, "\n");
 }
 
-/*
- * The line after which every "## " section of report.md is detail:
- * report.html folds each into a <details>.  Markdown hides the comment; no
- * name can make this line (md_str escapes '<', code blocks are skipped).
- */
-#define MD_DETAILS "<!-- details -->"
-
 /* How many boots ran at once, and whether that is known not to bias them. */
 static void md_jobs(FILE *f, const struct run_data *r)
 {
@@ -1221,11 +1218,9 @@ static void write_md_body(FILE *f, struct run_data *r, bool charts)
 
 	fprintf(f, "# bootprobe report: %s\n\n", md(r->run_id));
 	md_headline(f, r);
-	fprintf(f, "%d boots in %d modes. **Boot time** is measured "
-		"from kernel start to the later of udev's queue being empty after coldplug and the "
-		"end of the last driver probe in user space (async probes included); the guest's "
+	fprintf(f, "%d boots in %d modes. **Boot time** is measured %s; the guest's "
 		"own boot-complete mark and QEMU's wall time are shown next to it.%s\n\n",
-		r->nr_boots, r->nr_modes, any_phases(r) ? " On a boot that reaches "
+		r->nr_boots, r->nr_modes, boot_time_sentence, any_phases(r) ? " On a boot that reaches "
 		"systemd, systemd's own multi-user.target timestamp takes the place of udev's "
 		"queue (udev runs under systemd there)." : "");
 	md_jobs(f, r);
@@ -1256,261 +1251,6 @@ static void write_md_body(FILE *f, struct run_data *r, bool charts)
 	free(cmp);
 }
 
-/* ---- report.html: the markdown's content, escaped, charts inline --------------------- */
-
-static void html_escape(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default:
-			if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t')
-				fputc('?', f);
-			else
-				fputc(*s, f);
-		}
-	}
-}
-
-/* The length of the numeric character reference ("&#124;") at @s, else 0. */
-static size_t char_ref_len(const char *s)
-{
-	size_t digits = s[0] == '&' && s[1] == '#' ? strspn(s + 2, "0123456789") : 0;
-
-	return digits && digits <= 7 && s[2 + digits] == ';' ? digits + 3 : 0;
-}
-
-/*
- * Escaped text with markdown's **bold** and `code` turned into tags; outside
- * code, numeric character references (md_str's) are kept, as Markdown does.
- */
-static void html_inline(FILE *f, const char *s)
-{
-	bool bold = false, code = false;
-	char one[2] = "";
-
-	for (; *s; s++) {
-		size_t ref = code ? 0 : char_ref_len(s);
-
-		if (ref) {
-			fwrite(s, 1, ref, f);
-			s += ref - 1;
-		} else if (!code && s[0] == '*' && s[1] == '*') {
-			fputs(bold ? "</b>" : "<b>", f);
-			bold = !bold;
-			s++;
-		} else if (*s == '`') {
-			fputs(code ? "</code>" : "<code>", f);
-			code = !code;
-		} else {
-			one[0] = *s;
-			html_escape(f, one);
-		}
-	}
-	if (code)
-		fputs("</code>", f);
-	if (bold)
-		fputs("</b>", f);
-}
-
-/*
- * An image line of ours, "![NAME](charts/NAME.svg)", as the chart's SVG
- * inline.  Only a name from chart_names is read (gnuplot wrote the file,
- * escaping the text in it); any other image line is shown as text.
- */
-static void html_chart(FILE *f, const char *line, const char *dir)
-{
-	for (int i = 0; chart_names[i]; i++) {
-		char *ours = xasprintf("![%s](charts/%s.svg)", chart_names[i], chart_names[i]);
-		bool match = !strcmp(line, ours);
-		char *path, *svg, *start;
-
-		free(ours);
-		if (!match)
-			continue;
-		path = xasprintf("%s/charts/%s.svg", dir, chart_names[i]);
-		svg = read_file(path, NULL);
-		start = svg ? strstr(svg, "<svg") : NULL;
-		fputs(start ? start : "<p>(chart missing)</p>", f);
-		free(svg);
-		free(path);
-		return;
-	}
-	fputs("<p>", f);
-	html_escape(f, line);
-	fputs("</p>\n", f);
-}
-
-/*
- * A table cell that reads as a number, right-aligned in report.html: a
- * number first (a sign, "-" alone for none), then units, ratios, "±", "–"
- * ranges and words in parentheses ("0.2 (exact)"), but no word of three
- * letters or more outside them ("3 ok boots" is text).
- */
-static bool cell_numeric(const char *c)
-{
-	int depth = 0, run = 0;
-
-	c += strspn(c, " ");
-	if (!strcmp(c, "- ") || !strcmp(c, "-") || !strncmp(c, "- – -", 7))
-		return true;
-	if (*c == '+' || *c == '-')
-		c++;
-	else if (!strncmp(c, "−", strlen("−")))
-		c += strlen("−");
-	if (!isdigit((unsigned char)*c))
-		return false;
-	for (; *c; c++) {
-		depth += (*c == '(') - (*c == ')');
-		run = isalpha((unsigned char)*c) ? run + 1 : 0;
-		if (run >= 3 && depth <= 0)
-			return false;
-	}
-	return true;
-}
-
-/* One table line: a row of cells, the first row of a table its header. */
-static void html_row(FILE *f, const char *line, bool header)
-{
-	const char *c = line + 1, *end;
-
-	fputs("<tr>", f);
-	/* '|' in a name is md_str's &#124;: every '|' here is a cell border. */
-	for (; (end = strchr(c, '|')); c = end + 1) {
-		char *cell = xasprintf("%.*s", (int)(end - c), c);
-
-		fputs(header ? "<th>" : cell_numeric(cell) ? "<td class=n>" : "<td>", f);
-		html_inline(f, cell);
-		fputs(header ? "</th>" : "</td>", f);
-		free(cell);
-	}
-	fputs("</tr>\n", f);
-}
-
-struct html_state {
-	bool in_code, in_table;
-	bool details;		/* past MD_DETAILS: each "## " section folds */
-	bool in_details;	/* a <details> is open */
-};
-
-/* A small markdown subset: headings, tables, lists, code blocks, images. */
-static void html_line(FILE *f, const char *line, const char *dir, struct html_state *st)
-{
-	if (!strncmp(line, "```", 3)) {
-		fputs(st->in_code ? "</pre>\n" : "<pre>", f);
-		st->in_code = !st->in_code;
-		return;
-	}
-	if (st->in_code) {
-		html_escape(f, line);
-		fputc('\n', f);
-		return;
-	}
-	if (st->in_table && line[0] != '|') {
-		fputs("</table></div>\n", f);
-		st->in_table = false;
-	}
-	if (!strcmp(line, MD_DETAILS)) {
-		st->details = true;
-	} else if (line[0] == '#') {
-		int level = (int)strspn(line, "#");
-		bool fold = st->details && level == 2;
-
-		if (fold && st->in_details)
-			fputs("</details>\n", f);
-		if (fold)
-			fputs("<details><summary>", f);
-		fprintf(f, "<h%d>", level);
-		html_inline(f, line + level + 1);
-		fprintf(f, "</h%d>%s\n", level, fold ? "</summary>" : "");
-		st->in_details |= fold;
-	} else if (line[0] == '|') {
-		if (strstr(line, "|---"))
-			return;
-		if (!st->in_table)
-			fputs("<div class=t><table>\n", f);
-		html_row(f, line, !st->in_table);
-		st->in_table = true;
-	} else if (!strncmp(line, "![", 2)) {
-		html_chart(f, line, dir);
-	} else if (*line) {
-		size_t indent = strspn(line, " ");
-		bool item = !strncmp(line + indent, "- ", 2);
-
-		if (item)
-			fprintf(f, "<p class=li style=\"margin-left:%zuem\">&bull; ", 1 + indent / 2);
-		else
-			fputs("<p>", f);
-		html_inline(f, line + indent + (item ? 2 : 0));
-		fputs("</p>\n", f);
-	}
-}
-
-static int write_html(const char *dir, const char *md)
-{
-	struct out_file o;
-	FILE *f = out_file__open(&o, dir, "report.html");
-	char *copy = xstrdup(md), *save = NULL;
-	struct html_state st = { 0 };
-
-	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-	      "<title>bootprobe report</title>\n"
-	      "<style>body{font-family:sans-serif;max-width:1200px;margin:2em auto;padding:0 1em}"
-	      "div.t{overflow-x:auto}table{border-collapse:collapse;margin:1em 0}"
-	      "td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}"
-	      "td.n{text-align:right;white-space:nowrap}th{background:#eee}"
-	      "code{white-space:pre-wrap;word-break:break-all}"
-	      "pre{background:#f6f6f6;padding:1em;overflow-x:auto;white-space:pre-wrap}"
-	      "p.li{margin:0.2em 0 0.2em 1em}svg{max-width:100%;height:auto}"
-	      "summary{cursor:pointer}summary h2{display:inline}details{margin:1em 0}"
-	      "</style></head><body>\n", f);
-	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-		html_line(f, l, dir, &st);
-	if (st.in_table)
-		fputs("</table></div>\n", f);
-	if (st.in_code)
-		fputs("</pre>\n", f);
-	if (st.in_details)
-		fputs("</details>\n", f);
-	fputs("</body></html>\n", f);
-	free(copy);
-	return out_file__commit(&o, WHO);
-}
-
-static int write_traces(struct run_data *r, const char *dir)
-{
-	char *tdir = xasprintf("%s/traces", dir);
-	int err = mkdir_p(tdir);
-	struct strv used = { 0 };
-
-	if (err)
-		fprintf(stderr, WHO ": %s: %s\n", tdir, strerror(-err));
-	for (int i = 0; !err && i < r->nr_boots; i++) {
-		char name[128], *path;
-
-		/* boot.json names the boot: a name, never a path; two alike get apart. */
-		file_name_of(r->boots[i]->name, name, sizeof(name) - 16);
-		for (size_t k = 0; k < used.n; k++)
-			if (!strcmp(used.v[k], name)) {
-				snprintf(name + strlen(name), 16, "-%d", i + 1);
-				break;
-			}
-		strv__push(&used, name);
-		path = xasprintf("%s/%s.json", tdir, name);
-		err = boot__write_trace(r->boots[i], path);
-		if (err)
-			fprintf(stderr, WHO ": %s: %s\n", path, strerror(-err));
-		free(path);
-	}
-	strv__free(&used);
-	free(tdir);
-	return err;
-}
-
 char *report__dir(const struct run_data *r, const struct report_opts *o)
 {
 	return o->out ? xstrdup(o->out) : xasprintf("%s/report", r->dir);
@@ -1539,7 +1279,7 @@ int report__write(struct run_data *r, const struct report_opts *o)
 	path = xasprintf("%s/report.md", dir);
 	err |= write_file_or_say(path, md, len, WHO);
 	free(path);
-	err |= write_html(dir, md);
+	err |= report_html__write(dir, md);
 	err |= write_csv(r, dir);
 	err |= write_drivers_csv(r, dir);
 	sum = run_data__summary_json(r);
@@ -1547,7 +1287,7 @@ int report__write(struct run_data *r, const struct report_opts *o)
 	err |= jwrite(path, sum, WHO);
 	free(path);
 	json_object_put(sum);
-	if (o->traces && write_traces(r, dir))
+	if (o->traces && report_traces__write(r, dir))
 		err = -1;
 	strv__free(&md_pool);
 	free(md);

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "drivers.h"
+#include "jsonio.h"
 
 #include <json-c/json.h>
 #include <math.h>
@@ -252,13 +253,13 @@ static json_object *driver_change__json(const struct driver_change *d)
 	json_object_object_add(o, "verdict", json_object_new_string(driver_verdict__name(d->verdict)));
 	json_object_object_add(o, "baseline_boots", json_object_new_int(d->a ? (int)d->a->nr_boot_s : 0));
 	json_object_object_add(o, "mode_boots", json_object_new_int(d->b ? (int)d->b->nr_boot_s : 0));
-	json_object_object_add(o, "baseline_median_s", json_num(d->a ? d->a->per_boot.median : NAN));
-	json_object_object_add(o, "mode_median_s", json_num(d->b ? d->b->per_boot.median : NAN));
-	json_object_object_add(o, "median_diff_s", json_num(c->diff));
-	json_object_object_add(o, "diff_ci95_lo_s", json_num(c->diff_lo));
-	json_object_object_add(o, "diff_ci95_hi_s", json_num(c->diff_hi));
-	json_object_object_add(o, "pct", json_num(c->pct));
-	json_object_object_add(o, "mann_whitney_p", json_num(c->mw.p));
+	json_object_object_add(o, "baseline_median_s", jnum(d->a ? d->a->per_boot.median : NAN));
+	json_object_object_add(o, "mode_median_s", jnum(d->b ? d->b->per_boot.median : NAN));
+	json_object_object_add(o, "median_diff_s", jnum(c->diff));
+	json_object_object_add(o, "diff_ci95_lo_s", jnum(c->diff_lo));
+	json_object_object_add(o, "diff_ci95_hi_s", jnum(c->diff_hi));
+	json_object_object_add(o, "pct", jnum(c->pct));
+	json_object_object_add(o, "mann_whitney_p", jnum(c->mw.p));
 	comparison__json_power(o, c);
 	return o;
 }
@@ -331,7 +332,7 @@ static json_object *distinct__json(const struct run_data *r)
 
 		json_object_object_add(o, "mode", json_object_new_string(m->name));
 		json_object_object_add(o, "boots", json_object_new_int((int)m->n[M_DRIVERS]));
-		json_object_object_add(o, "per_boot_median", json_num(m->s[M_DRIVERS].median));
+		json_object_object_add(o, "per_boot_median", jnum(m->s[M_DRIVERS].median));
 		json_object_object_add(o, "union", json_object_new_int(m->nr_drivers));
 		json_object_array_add(a, o);
 	}

@@ -109,9 +109,14 @@ void shard__range(long total, long k, long n, long *lo, long *hi);
 int run__execute(struct run *run);
 void run__free(struct run *run);
 
-/* Files of a finished boot and the run's manifest (results.c). */
+/*
+ * Files of a finished boot and the run's manifest (results.c).  boot.json
+ * keeps @kernel_args (the scenario's and the mode's) and what the guest
+ * read from its whole command line @guest_cmdline (struct boot_settings).
+ */
 int results__write_boot(const struct run *run, const struct boot *b,
-			const char *qemu_cmdline, const char *kernel_args);
+			const char *qemu_cmdline, const char *kernel_args,
+			const char *guest_cmdline);
 int results__write_manifest(const struct run *run);
 
 #endif

@@ -13,38 +13,6 @@
 
 #include "util.h"
 
-struct json_object;
-
-/* JSON accessors that tolerate anything: NULL, or "" for a missing string. */
-struct json_object *jget(struct json_object *o, const char *key);
-const char *jstr(struct json_object *o, const char *key);
-/*
- * Every string value in @o through ctl_scrub(): a file from a
- * guest or a results folder, scrubbed once where it is parsed, hands no
- * control byte to any output.
- */
-void jscrub(struct json_object *o, bool keep_lines);
-/*
- * A JSON object from a guest or a results folder (boot.json, the manifest,
- * image.json): @len bytes of text with no NUL byte, one object, scrubbed.
- * NULL with @why saying what was wrong.  jread() reads the file first,
- * through read_file() (regular, bounded).
- */
-struct json_object *jparse(const char *text, size_t len, const char **why);
-struct json_object *jread(const char *path, const char **why);
-/*
- * @o as pretty JSON with a final newline at @path, written whole
- * (write_file_atomic()); 0, or -1 after "@who: PATH: why" on stderr.
- */
-int jwrite(const char *path, struct json_object *o, const char *who);
-/* A JSON number, or NULL (JSON null) when @v is NaN or infinite: no output prints NaN. */
-struct json_object *jdouble(double v);
-/*
- * @key of @o as a number of seconds or a factor: finite, within @min..@max,
- * else NAN (a results folder may say NaN, Infinity or -1).
- */
-double jseconds(struct json_object *o, const char *key, double min, double max);
-
 #define NAME_LEN 64
 #define UNKNOWN_NS INT64_MIN
 
@@ -121,7 +89,8 @@ struct boot_data {
 	char *dir, *name, *mode, *outcome, *kernel_cmdline;
 	char *host;			/* the machine that ran it, "" if boot.json does not say */
 	double wall_s;
-	double event_timeout_s;		/* udev's: from the command line, else 180 */
+	double event_timeout_s;		/* udev's (struct boot_settings) */
+	char kill_policy[NAME_LEN];	/* kthread.sigkill_policy=, "" if not set */
 	/* console markers, seconds since kernel start; NAN when absent */
 	double kernel_done_s;		/* "Run /init as init process" */
 	double init_start_s, coldplug_start_s, coldplug_done_s, devices_done_s, complete_s;
@@ -184,8 +153,12 @@ static inline bool boot_data__damaged(const struct boot_data *b)
 struct boot_data *boot_data__load(const char *dir, char *err, int errlen);
 void boot_data__free(struct boot_data *b);
 
-/* Parse the event stream text (exposed for tests and the fuzzer). */
-void boot_data__parse_events(struct boot_data *b, const char *text, const char *label);
+/*
+ * The event stream's @len bytes of text, read by the one stream reader
+ * (tools/common/events.h); exposed for tests and the fuzzer.
+ */
+void boot_data__parse_events(struct boot_data *b, const char *text, size_t len,
+			     const char *label);
 void boot_data__parse_console(struct boot_data *b, const char *text, const char *label);
 /*
  * boot.json's text (@len bytes, NUL-terminated, read from @label) into @b:
@@ -228,6 +201,15 @@ int boot_data__save_attachments(const struct boot_data *b);
  * mark.  NAN if the boot never got there.
  */
 double boot_data__boot_time(const struct boot_data *b);
+/*
+ * The same definition in words, here and only here: summary.json's
+ * boot_time_definition, and report.md's sentence (which names async probes).
+ */
+extern const char boot_time_words[];
+extern const char boot_time_sentence[];
+
+/* Whether @b's outcome is ok (outcome.h names the outcomes). */
+bool boot_data__ok(const struct boot_data *b);
 
 /* Probes that ran once user space started (spans with a known start). */
 bool probe_span__in_user_space(const struct boot_data *b, const struct probe_span *p);

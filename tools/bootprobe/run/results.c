@@ -13,6 +13,8 @@
  */
 #define _GNU_SOURCE
 #include "boot.h"
+#include "cmdline.h"
+#include "jsonio.h"
 #include "runner.h"
 #include "util.h"
 
@@ -62,8 +64,23 @@ static const char *host_name(void)
 	return u.nodename;
 }
 
+/*
+ * What the guest read from its whole command line (@guest_cmdline): the
+ * analysis takes them from here, not from the text again.
+ */
+static void add_settings(struct json_object *o, const char *guest_cmdline)
+{
+	struct boot_settings s;
+
+	boot_settings__from_cmdline(&s, guest_cmdline);
+	json_object_object_add(o, "udev_event_timeout_s", json_seconds(s.udev_event_timeout_s));
+	add_str(o, "udev_timeout_signal", s.timeout_signal);
+	add_str(o, "kill_policy", s.kill_policy);
+}
+
 int results__write_boot(const struct run *run, const struct boot *b,
-			const char *qemu_cmdline, const char *kernel_args)
+			const char *qemu_cmdline, const char *kernel_args,
+			const char *guest_cmdline)
 {
 	const struct mode *m = &run->opts->sc.modes[b->mode];
 	struct json_object *o = json_object_new_object();
@@ -80,6 +97,7 @@ int results__write_boot(const struct run *run, const struct boot *b,
 	add_str(o, "accel", run->accel);
 	add_str(o, "host", host_name());
 	add_str(o, "kernel_cmdline", kernel_args);
+	add_settings(o, guest_cmdline);
 	if (run->image_info)
 		add_str(o, "kernel_release", jstr(run->image_info, "kernel_release"));
 	add_str(o, "qemu_cmdline", qemu_cmdline);

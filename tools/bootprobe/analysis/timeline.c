@@ -5,8 +5,10 @@
  * kthread_create wait and SIGKILL, and boot complete.
  */
 #define _GNU_SOURCE
+#include "commands.h"
 #include "analyze.h"
 #include "boot.h"
+#include "jsonio.h"
 
 #include <getopt.h>
 #include <json-c/json.h>
@@ -32,10 +34,8 @@ static void tl_add(struct timeline *tl, const char *kind, double t, double end, 
 		free(what);
 		return;
 	}
-	tl->e = realloc(tl->e, (tl->n + 1) * sizeof(*tl->e));
-	if (!tl->e)
-		abort();
-	tl->e[tl->n++] = (struct tl_entry){ .t = t, .end = end, .what = what, .kind = kind };
+	*ARRAY_PUSH(tl->e, tl->n) = (struct tl_entry){ .t = t, .end = end, .what = what,
+						       .kind = kind };
 }
 
 static int cmp_entry(const void *a, const void *b)
@@ -163,29 +163,24 @@ int cmd_timeline(int argc, char **argv)
 			      "Example:\n  bootprobe timeline results/RUN/boots/async-001\n", stdout);
 			return 0;
 		}
-		if (c != 'j') {
-			fprintf(stderr, "bootprobe timeline: unknown option %s (see bootprobe timeline --help)\n",
-				argv[optind - 1]);
-			return 2;
-		}
+		if (c != 'j')
+			return usage_error("timeline", "unknown option", argv[optind - 1]);
 		json = true;
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "bootprobe timeline: want one BOOT folder (see bootprobe timeline --help)\n");
-		return 2;
-	}
+	if (optind != argc - 1)
+		return usage_error("timeline", "want one BOOT folder", NULL);
 	struct boot_data *b = boot_data__load(argv[optind], err, sizeof(err));
 	struct timeline tl = { 0 };
 
 	if (!b) {
 		fprintf(stderr, "bootprobe timeline: %s\n", err);
-		return 1;
+		return 2;
 	}
 	timeline__build(b, &tl);
 	if (json) {
 		json_object *o = timeline__json(b, &tl);
 
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		jprint(o);
 		json_object_put(o);
 	} else {
 		timeline__print(b, &tl, stdout);

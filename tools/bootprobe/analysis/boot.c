@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "boot.h"
+#include "cmdline.h"
+#include "events.h"
+#include "jsonio.h"
+#include "outcome.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -11,7 +15,6 @@
 #include <string.h>
 
 #define EPROBE_DEFER_ 517
-#define DEFAULT_UDEV_EVENT_TIMEOUT_S 180.0
 
 static void warn(struct boot_data *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -39,148 +42,11 @@ static void warn(struct boot_data *b, const char *fmt, ...)
  * and counted, because a boot whose stream lost records to damage is not
  * one the statistics can use (boot_data__damaged()).
  */
-static void reject(struct boot_data *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void reject(struct boot_data *b, const char *fmt, ...)
+static void reject(struct boot_data *b, const char *msg)
 {
-	va_list ap;
-	char *msg;
-
-	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		abort();
-	va_end(ap);
 	if (!b->rejected++)
 		b->first_rejected = xstrdup(msg);
 	warn(b, "%s", msg);
-	free(msg);
-}
-
-/* Append one zeroed element to a dynamic array. */
-#define PUSH(arr, n) \
-	(arr = realloc(arr, ((n) + 1) * sizeof(*(arr))), \
-	 (arr) ? memset(&(arr)[(n)], 0, sizeof(*(arr))), &(arr)[(n)++] : (abort(), NULL))
-
-/* ---- JSON accessors that tolerate anything ----------------------------------- */
-
-struct json_object *jget(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
-}
-
-const char *jstr(struct json_object *o, const char *key)
-{
-	struct json_object *v = jget(o, key);
-
-	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
-}
-
-void jscrub(struct json_object *o, bool keep_lines)
-{
-	size_t len;
-	char *s;
-
-	switch (o ? json_object_get_type(o) : json_type_null) {
-	case json_type_string:
-		len = (size_t)json_object_get_string_len(o);
-		s = xmalloc(len + 1);
-		memcpy(s, json_object_get_string(o), len + 1);
-		if (ctl_scrub_n(s, len, keep_lines))
-			json_object_set_string_len(o, s, (int)len);
-		free(s);
-		break;
-	case json_type_array:
-		for (size_t i = 0; i < json_object_array_length(o); i++)
-			jscrub(json_object_array_get_idx(o, i), keep_lines);
-		break;
-	case json_type_object: {
-		/* Keys are only looked up, never shown: they stay as they are. */
-		json_object_object_foreach(o, key, val) {
-			(void)key;
-			jscrub(val, keep_lines);
-		}
-		break;
-	}
-	default:
-		break;
-	}
-}
-
-struct json_object *jdouble(double v)
-{
-	return isfinite(v) ? json_object_new_double(v) : NULL;
-}
-
-int jwrite(const char *path, struct json_object *o, const char *who)
-{
-	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-							  JSON_C_TO_STRING_NOSLASHESCAPE);
-	char *withnl = xasprintf("%s\n", text);
-	int err = write_file_or_say(path, withnl, strlen(withnl), who);
-
-	free(withnl);
-	return err;
-}
-
-double jseconds(struct json_object *o, const char *key, double min, double max)
-{
-	struct json_object *v = jget(o, key);
-	double d;
-
-	if (!v || !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
-		return NAN;
-	d = json_object_get_double(v);
-	return isfinite(d) && d >= min && d <= max ? d : NAN;
-}
-
-struct json_object *jparse(const char *text, size_t len, const char **why)
-{
-	struct json_object *o = NULL;
-
-	if (strlen(text) != len) {
-		*why = "a NUL byte";
-	} else if (!(o = json_tokener_parse(text)) || !json_object_is_type(o, json_type_object)) {
-		*why = "not a JSON object";
-		json_object_put(o);
-		o = NULL;
-	} else {
-		jscrub(o, false);
-	}
-	return o;
-}
-
-struct json_object *jread(const char *path, const char **why)
-{
-	size_t len = 0;
-	char *text = read_file(path, &len);
-	struct json_object *o = text ? jparse(text, len, why) : NULL;
-
-	if (!text)
-		*why = read_file_strerror(errno);
-	free(text);
-	return o;
-}
-
-static bool jhas_int(struct json_object *o, const char *key)
-{
-	struct json_object *v = jget(o, key);
-
-	return v && json_object_is_type(v, json_type_int);
-}
-
-static int64_t jint(struct json_object *o, const char *key, int64_t dflt)
-{
-	return jhas_int(o, key) ? json_object_get_int64(jget(o, key)) : dflt;
-}
-
-static bool jbool(struct json_object *o, const char *key)
-{
-	struct json_object *v = jget(o, key);
-
-	return v && json_object_get_boolean(v);
 }
 
 static void copy(char *dst, const char *src)
@@ -192,7 +58,7 @@ static void copy(char *dst, const char *src)
 
 static void add_probe(struct boot_data *b, struct json_object *r)
 {
-	struct probe_span *p = PUSH(b->probes, b->nr_probes);
+	struct probe_span *p = ARRAY_PUSH(b->probes, b->nr_probes);
 	struct json_object *o = jget(r, "origin");
 
 	copy(p->driver, jstr(r, "driver"));
@@ -214,7 +80,7 @@ static void add_probe(struct boot_data *b, struct json_object *r)
 
 static void add_module(struct boot_data *b, struct json_object *r)
 {
-	struct module_load *m = PUSH(b->modloads, b->nr_modloads);
+	struct module_load *m = ARRAY_PUSH(b->modloads, b->nr_modloads);
 
 	copy(m->name, jstr(r, "name"));
 	/* A load that failed before the kernel read the module has only its file. */
@@ -231,7 +97,7 @@ static void add_module(struct boot_data *b, struct json_object *r)
 
 static void add_kthread(struct boot_data *b, struct json_object *r)
 {
-	struct kthread_wait *k = PUSH(b->kwaits, b->nr_kwaits);
+	struct kthread_wait *k = ARRAY_PUSH(b->kwaits, b->nr_kwaits);
 	const char *caller = jstr(r, "caller");
 
 	copy(k->comm, jstr(r, "comm"));
@@ -290,7 +156,8 @@ static bool signal_kept(struct json_object *r)
 static void add_kill(struct boot_data *b, struct json_object *r)
 {
 	bool sigkill = jint(r, "sig", 0) == 9;
-	struct kill_event *k = sigkill ? PUSH(b->kills, b->nr_kills) : PUSH(b->signals, b->nr_signals);
+	struct kill_event *k = sigkill ? ARRAY_PUSH(b->kills, b->nr_kills) :
+					 ARRAY_PUSH(b->signals, b->nr_signals);
 	struct json_object *t = jget(r, "target"), *s = jget(r, "target_state");
 	struct json_object *stack = jget(r, "target_stack"), *m;
 
@@ -327,19 +194,13 @@ static void add_kill(struct boot_data *b, struct json_object *r)
 		}
 }
 
-static void add_devnode(struct boot_data *b, struct json_object *r, const char *label, int line)
+/* A devnode the reader accepted has a kind, a name and a time. */
+static void add_devnode(struct boot_data *b, struct json_object *r)
 {
-	const char *kind = jstr(r, "kind");
-	struct devnode *d;
+	struct devnode *d = ARRAY_PUSH(b->devnodes, b->nr_devnodes);
 
-	if ((strcmp(kind, "block") && strcmp(kind, "net")) || !*jstr(r, "name") ||
-	    !jhas_int(r, "ts_ns")) {
-		reject(b, "%s:%d: devnode without kind, name or time (skipped)", label, line);
-		return;
-	}
-	d = PUSH(b->devnodes, b->nr_devnodes);
 	copy(d->name, jstr(r, "name"));
-	snprintf(d->kind, sizeof(d->kind), "%s", kind);
+	snprintf(d->kind, sizeof(d->kind), "%s", jstr(r, "kind"));
 	copy(d->bound_driver, jstr(r, "bound_driver"));
 	copy(d->bound_device, jstr(r, "bound_device"));
 	d->ret = (int)jint(r, "ret", 0);
@@ -350,26 +211,15 @@ static void add_devnode(struct boot_data *b, struct json_object *r, const char *
  * PID 1's exec of the real root's init: the last one the collector saw
  * (initramfs-tools' /init execs run-init, which execs /sbin/init).
  */
-static void add_init_exec(struct boot_data *b, struct json_object *r, const char *label, int line)
+static void add_init_exec(struct boot_data *b, struct json_object *r)
 {
-	if (!jhas_int(r, "ts_ns")) {
-		reject(b, "%s:%d: init_exec without a time (skipped)", label, line);
-		return;
-	}
 	b->init_exec_s = jint(r, "ts_ns", 0) / 1e9;
 }
 
-static void add_header(struct boot_data *b, struct json_object *r, const char *label, int line)
+static void add_header(struct boot_data *b, struct json_object *r)
 {
-	if (b->has_header) {
-		reject(b, "%s:%d: a second header (ignored)", label, line);
-		return;
-	}
 	b->has_header = true;
 	copy(b->kthread_source, jstr(r, "kthread_source"));
-	if (jint(r, "schema", 0) != 1)
-		warn(b, "%s:%d: schema %lld, this bootprobe reads schema 1",
-		     label, line, (long long)jint(r, "schema", 0));
 }
 
 static void add_trailer(struct boot_data *b, struct json_object *r)
@@ -414,15 +264,6 @@ void boot_data__losses(const struct boot_data *b, struct boot_losses *l)
 				    not_attached(b, "kthread_fexit"));
 }
 
-static bool attachment_name_ok(const char *s)
-{
-	size_t n = strlen(s);
-
-	if (!n || n >= NAME_LEN || s[0] == '.')
-		return false;
-	return strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789._-") == n;
-}
-
 static void add_attachment(struct boot_data *b, struct json_object *r, const char *label,
 			   int line)
 {
@@ -430,10 +271,7 @@ static void add_attachment(struct boot_data *b, struct json_object *r, const cha
 	const char *name = jstr(r, "name");
 	struct attachment *a;
 
-	if (!attachment_name_ok(name) || !t || !json_object_is_type(t, json_type_string)) {
-		reject(b, "%s:%d: attachment without a valid name and text (skipped)", label, line);
-		return;
-	}
+	/* The reader accepted its name and text; the limits are the host's. */
 	if (b->nr_attachments >= MAX_ATTACHMENTS ||
 	    json_object_get_string_len(t) > MAX_ATTACHMENT_BYTES) {
 		warn(b, "%s:%d: attachment '%s': over the limit of %d files of %d bytes (skipped)",
@@ -447,7 +285,7 @@ static void add_attachment(struct boot_data *b, struct json_object *r, const cha
 	if (jbool(r, "truncated"))
 		warn(b, "%s:%d: attachment '%s' was cut by the collector at its size limit",
 		     label, line, name);
-	a = PUSH(b->attachments, b->nr_attachments);
+	a = ARRAY_PUSH(b->attachments, b->nr_attachments);
 	copy(a->name, name);
 	a->text = xstrdup(json_object_get_string(t));
 }
@@ -487,215 +325,88 @@ int boot_data__save_attachments(const struct boot_data *b)
 	return n;
 }
 
-/* Record types the analysis does not read: known, so neither warned about nor parsed. */
-static const char *const unused_types[] = {
-	"initcall", "initcall_start", "probe_start", "kthread_start",
-	"module_load_start", "module_init", NULL,
+/* The boot a stream is read into, and the stream's name. */
+struct stream {
+	struct boot_data *b;
+	const char *label;
 };
 
-static bool is_unused_type(const char *type, size_t len)
+/* A record the reader accepted, to what the analysis keeps of it. */
+static void add_record(void *ctx, struct json_object *r, enum event_type type, int line)
 {
-	for (int i = 0; unused_types[i]; i++)
-		if (strlen(unused_types[i]) == len && !strncmp(type, unused_types[i], len))
-			return true;
-	return false;
-}
+	struct stream *st = ctx;
+	struct boot_data *b = st->b;
 
-/*
- * probetrace writes "type" first: a record the analysis does not use is
- * recognised from its first bytes and skipped without a JSON parse (most of
- * a stream is pre-collector initcalls and task exits).
- */
-static bool skip_unused(const char *line, size_t len)
-{
-	static const char prefix[] = "{\"type\":\"";
-	const size_t plen = sizeof(prefix) - 1;
-	const char *end;
-
-	if (len <= plen || strncmp(line, prefix, plen) || line[len - 1] != '}')
-		return false;
-	end = memchr(line + plen, '"', len - plen);
-	return end && is_unused_type(line + plen, end - (line + plen));
-}
-
-/*
- * The latest time a record may hold: a day after boot.  Guest clocks start
- * at 0 and the slowest boot bootprobe runs (2014's real times) takes an
- * hour; INT64-sized times would turn sums and medians into nonsense.
- */
-#define MAX_EVENT_NS (86400LL * 1000000000)
-/* PID_MAX_LIMIT (include/linux/threads.h, 64-bit). */
-#define MAX_PID (4LL * 1024 * 1024)
-/* _NSIG on x86. */
-#define MAX_SIG 64
-
-/*
- * The type each field the analysis reads must have, wherever it stands,
- * and for integers the range it must lie in.
- */
-static const struct {
-	const char *key;
-	enum json_type type;
-	long long min, max;
-} field_types[] = {
-	{ "ts_ns", json_type_int, 0, MAX_EVENT_NS },
-	{ "start_ns", json_type_int, 0, MAX_EVENT_NS },
-	{ "end_ns", json_type_int, 0, MAX_EVENT_NS },
-	{ "wait_ns", json_type_int, 0, MAX_EVENT_NS },
-	{ "for_ns", json_type_int, 0, MAX_EVENT_NS },
-	{ "duration_ns", json_type_int, 0, MAX_EVENT_NS },
-	{ "pid", json_type_int, 0, MAX_PID }, { "tgid", json_type_int, 0, MAX_PID },
-	{ "sig", json_type_int, 1, MAX_SIG },
-	{ "ret", json_type_int, INT32_MIN, INT32_MAX },
-	{ "probe_error", json_type_int, -4095, 0 },
-	{ "schema", json_type_int, 0, INT32_MAX },
-	/* Counts: at most half of INT64_MAX, so that a sum of two is an int64. */
-	{ "bpf_drops", json_type_int, 0, INT64_MAX / 2 },
-	{ "events_dropped", json_type_int, 0, INT64_MAX / 2 },
-	{ "events_written", json_type_int, 0, INT64_MAX / 2 },
-	{ "async", json_type_boolean, 0, 0 }, { "pre_collector", json_type_boolean, 0, 0 },
-	{ "fatal_signal", json_type_boolean, 0, 0 }, { "truncated", json_type_boolean, 0, 0 },
-	{ "type", json_type_string, 0, 0 }, { "driver", json_type_string, 0, 0 },
-	{ "device", json_type_string, 0, 0 }, { "comm", json_type_string, 0, 0 },
-	{ "name", json_type_string, 0, 0 }, { "kind", json_type_string, 0, 0 },
-};
-
-/*
- * A field of the wrong type ("pid":"152", "async":"false") would be read
- * as something else and tied to the wrong event, a number out of its range
- * would overflow what is computed from it: the record is refused, named at
- * its line.  Nested objects (origin, target) are checked too.
- */
-static bool record_typed(struct boot_data *b, struct json_object *r, const char *label,
-			 int line, int depth)
-{
-	json_object_object_foreach(r, key, v) {
-		if (v && json_object_is_type(v, json_type_object) && depth < 2) {
-			if (!record_typed(b, v, label, line, depth + 1))
-				return false;
-			continue;
-		}
-		for (size_t i = 0; i < sizeof(field_types) / sizeof(field_types[0]); i++) {
-			long long n;
-
-			if (strcmp(key, field_types[i].key) || !v)
-				continue;
-			if (!json_object_is_type(v, field_types[i].type)) {
-				reject(b, "%s:%d: field '%s' is %s, want %s (record skipped)", label,
-				       line, key, json_type_to_name(json_object_get_type(v)),
-				       json_type_to_name(field_types[i].type));
-				return false;
-			}
-			n = field_types[i].type == json_type_int ? json_object_get_int64(v) : 0;
-			if (field_types[i].type == json_type_int &&
-			    (n < field_types[i].min || n > field_types[i].max)) {
-				reject(b, "%s:%d: field '%s' is %lld, outside %lld..%lld (record "
-				       "skipped)", label, line, key, n, field_types[i].min,
-				       field_types[i].max);
-				return false;
-			}
-		}
-	}
-	/* A span ends after it starts. */
-	if (jhas_int(r, "start_ns") && jhas_int(r, "end_ns") &&
-	    jint(r, "end_ns", 0) < jint(r, "start_ns", 0)) {
-		reject(b, "%s:%d: end_ns before start_ns (record skipped)", label, line);
-		return false;
-	}
-	return true;
-}
-
-static void add_record(struct boot_data *b, struct json_object *r, const char *label, int line)
-{
-	const char *type;
-
-	if (!record_typed(b, r, label, line, 0))
-		return;
-	type = jstr(r, "type");
-	/* The trailer is the last record: the collector wrote nothing after it. */
-	if (b->has_trailer && strcmp(type, "trailer")) {
-		reject(b, "%s:%d: a record after the trailer (skipped)", label, line);
-		return;
-	}
-	if (!strcmp(type, "probe"))
+	switch (type) {
+	case EVENT_PROBE:
 		add_probe(b, r);
-	else if (!strcmp(type, "module_load"))
+		break;
+	case EVENT_MODULE_LOAD:
 		add_module(b, r);
-	else if (!strcmp(type, "kthread_end"))
+		break;
+	case EVENT_KTHREAD_END:
 		add_kthread(b, r);
-	else if (!strcmp(type, "signal_generate")) {
+		break;
+	case EVENT_SIGNAL_GENERATE:
 		if (signal_kept(r))
 			add_kill(b, r);
-	} else if (!strcmp(type, "signal_deliver"))
+		break;
+	case EVENT_SIGNAL_DELIVER:
 		signal_delivered(b, r);
-	else if (!strcmp(type, "exit"))
+		break;
+	case EVENT_EXIT:
 		task_exited(b, r);
-	else if (!strcmp(type, "header"))
-		add_header(b, r, label, line);
-	else if (!strcmp(type, "trailer") && b->has_trailer)
-		reject(b, "%s:%d: a second trailer (ignored: the first one counts)", label, line);
-	else if (!strcmp(type, "trailer"))
+		break;
+	case EVENT_HEADER:
+		add_header(b, r);
+		break;
+	case EVENT_TRAILER:
 		add_trailer(b, r);
-	else if (!strcmp(type, "attachment"))
-		add_attachment(b, r, label, line);
-	else if (!strcmp(type, "devnode"))
-		add_devnode(b, r, label, line);
-	else if (!strcmp(type, "init_exec"))
-		add_init_exec(b, r, label, line);
-	else if (!*type) {
-		reject(b, "%s:%d: record without a type", label, line);
-	} else if (!is_unused_type(type, strlen(type))) {
-		if (!b->unknown_records++)
-			warn(b, "%s:%d: unknown record type '%.40s' (ignored; later ones counted)",
-			     label, line, type);
+		break;
+	case EVENT_ATTACHMENT:
+		add_attachment(b, r, st->label, line);
+		break;
+	case EVENT_DEVNODE:
+		add_devnode(b, r);
+		break;
+	case EVENT_INIT_EXEC:
+		add_init_exec(b, r);
+		break;
+	default:
+		/* Known and not used by the analysis (initcalls, span starts), or unknown. */
+		break;
 	}
 }
 
-void boot_data__parse_events(struct boot_data *b, const char *text, const char *label)
+/* The reader's words: a refused record is damage, anything else a warning. */
+static void stream_problem(void *ctx, bool damage, const char *msg)
 {
-	struct json_tokener *tok = json_tokener_new();
-	const char *line = text;
-	int lineno = 0;
+	struct stream *st = ctx;
 
+	if (damage)
+		reject(st->b, msg);
+	else
+		warn(st->b, "%s", msg);
+}
+
+static const struct events_ops boot_events_ops = {
+	.record = add_record,
+	.problem = stream_problem,
+};
+
+void boot_data__parse_events(struct boot_data *b, const char *text, size_t len,
+			     const char *label)
+{
+	struct stream st = { .b = b, .label = label };
+	struct events_reader r;
+
+	if (events_reader__init(&r, label, &boot_events_ops, &st))
+		abort();
 	b->has_events = true;
-	while (line && *line) {
-		const char *nl = strchr(line, '\n');
-		size_t len = nl ? (size_t)(nl - line) : strlen(line);
-		struct json_object *r;
-
-		lineno++;
-		/* Blank lines, and lines blanked for a NUL byte (already named). */
-		if (strspn(line, " \r") >= len || (nl && skip_unused(line, len))) {
-			line = nl ? nl + 1 : NULL;
-			continue;
-		}
-		json_tokener_reset(tok);
-		r = json_tokener_parse_ex(tok, line, (int)len);
-		if (!r || json_tokener_get_error(tok) != json_tokener_success ||
-		    tok->char_offset != (int)len) {
-			/*
-			 * A last line cut short is a stream cut short (QEMU stopped):
-			 * a loss, like the missing trailer, not damage.
-			 */
-			if (nl)
-				reject(b, "%s:%d: not a JSON object (skipped)", label, lineno);
-			else
-				warn(b, "%s:%d: truncated last line (skipped)", label, lineno);
-		} else if (!json_object_is_type(r, json_type_object)) {
-			reject(b, "%s:%d: not a JSON object (skipped)", label, lineno);
-		} else {
-			/* An attachment's text is lines (systemd-analyze's output). */
-			jscrub(r, !strcmp(jstr(r, "type"), "attachment"));
-			add_record(b, r, label, lineno);
-		}
-		json_object_put(r);
-		line = nl ? nl + 1 : NULL;
-	}
-	json_tokener_free(tok);
-	if (!b->has_header && lineno)
-		warn(b, "%s: no header record", label);
-	if (!b->has_trailer && lineno)
-		warn(b, "%s: no trailer record: the stream is truncated (the collector did not finish)", label);
+	events_reader__text(&r, text, len);
+	events_reader__finish(&r);
+	b->unknown_records = (int)r.unknown;
+	events_reader__free(&r);
 }
 
 /* ---- console ---------------------------------------------------------------------- */
@@ -771,14 +482,14 @@ static void console_line(struct boot_data *b, const char *line)
 	} else if (sscanf(rest, "bootprobe: BOOT-COMPLETE at %lf", &v) == 1)
 		b->complete_s = isnan(t) ? v : t;
 	else if (sscanf(rest, "bootprobe: device %63s driver=%63s", dev, drv) == 2) {
-		struct device_state *d = PUSH(b->devices, b->nr_devices);
+		struct device_state *d = ARRAY_PUSH(b->devices, b->nr_devices);
 
 		copy(d->device, dev);
 		copy(d->driver, drv);
 	} else if ((p = strstr(rest, "Worker [")) &&
 		   sscanf(p, "Worker [%d] processing SEQNUM=%d killed", &a, &c) == 2 &&
 		   strstr(p, "killed")) {
-		k = PUSH(b->udev_kills, b->nr_udev_kills);
+		k = ARRAY_PUSH(b->udev_kills, b->nr_udev_kills);
 		k->worker_pid = a;
 		k->seqnum = c;
 		k->ts_s = t;
@@ -797,52 +508,19 @@ void boot_data__parse_console(struct boot_data *b, const char *text, const char 
 
 /* ---- boot.json ------------------------------------------------------------------- */
 
-/* A time as udev's parse_sec() reads the ones bootprobe writes: "3", "2.5s", "2500ms". */
-static bool udev_seconds(const char *s, double *out)
-{
-	char unit[4] = "";
-	double x;
-
-	if (sscanf(s, "%lf%3[a-z]", &x, unit) < 1 || x < 0)
-		return false;
-	if (!unit[0] || !strcmp(unit, "s"))
-		*out = x;
-	else if (!strcmp(unit, "ms"))
-		*out = x / 1000;
-	else
-		return false;
-	return true;
-}
-
-/* The last @key=VALUE on @cmdline wins, as in udevd; false if none. */
-static bool last_seconds(const char *cmdline, const char *key, double *out)
-{
-	size_t len = strlen(key);
-	bool found = false;
-	double x;
-
-	for (const char *p = cmdline; p && (p = strstr(p, key)); p++)
-		if ((p == cmdline || p[-1] == ' ') && udev_seconds(p + len, &x)) {
-			*out = x;
-			found = true;
-		}
-	return found;
-}
-
 /*
- * udevd's event timeout for a boot: the kernel command line wins over
- * udev.conf (written by /init from bootprobe.udev_conf_event_timeout=);
- * a rules file's OPTIONS+="event_timeout=" is ignored by udev 252.
+ * What the boot ran with: boot.json's, written by the runner from the
+ * command line it gave the guest; a boot.json from before it wrote them
+ * has only the command line, read here by the same scanner.
  */
-static double event_timeout_from(const char *cmdline)
+static void boot_data__settings(struct boot_data *b, struct json_object *o)
 {
-	double v = DEFAULT_UDEV_EVENT_TIMEOUT_S;
+	struct boot_settings s;
+	double t = jseconds(o, "udev_event_timeout_s", 0, 86400);
 
-	if (!cmdline)
-		return v;
-	if (!last_seconds(cmdline, "udev.event_timeout=", &v))
-		last_seconds(cmdline, "bootprobe.udev_conf_event_timeout=", &v);
-	return v;
+	boot_settings__from_cmdline(&s, b->kernel_cmdline);
+	b->event_timeout_s = isnan(t) ? s.udev_event_timeout_s : t;
+	copy(b->kill_policy, jget(o, "kill_policy") ? jstr(o, "kill_policy") : s.kill_policy);
 }
 
 int boot_data__parse_boot_json(struct boot_data *b, const char *text, size_t len,
@@ -866,7 +544,7 @@ int boot_data__parse_boot_json(struct boot_data *b, const char *text, size_t len
 	b->outcome = xstrdup(*jstr(o, "outcome") ? jstr(o, "outcome") : "?");
 	b->kernel_cmdline = xstrdup(jstr(o, "kernel_cmdline"));
 	b->wall_s = jseconds(o, "wall_s", 0, 86400);
-	b->event_timeout_s = event_timeout_from(b->kernel_cmdline);
+	boot_data__settings(b, o);
 	if (!strcmp(b->mode, "?"))
 		warn(b, "%s: no mode", label);
 	json_object_put(o);
@@ -902,7 +580,7 @@ struct boot_data *boot_data__new(const char *dir)
 	b->disks_done_s = b->multi_user_s = b->systemd_start_s = b->handover_s = NAN;
 	b->init_exec_s = NAN;
 	b->wall_s = NAN;
-	b->event_timeout_s = DEFAULT_UDEV_EVENT_TIMEOUT_S;
+	b->event_timeout_s = UDEV_EVENT_TIMEOUT_DEFAULT_S;
 	b->name = xstrdup("?");
 	b->mode = xstrdup("?");
 	b->outcome = xstrdup("?");
@@ -912,12 +590,12 @@ struct boot_data *boot_data__new(const char *dir)
 }
 
 /*
- * A line holding a NUL byte is an error at that line, not the end of the
- * file: it is named and blanked (spaces), and the lines after it are read.
- * One pass: a file of many such lines costs no more than its size.
+ * A console line holding a NUL byte is noise on a serial line: it is named
+ * and blanked (spaces), and the lines after it are read.  One pass: a file
+ * of many such lines costs no more than its size.  (The event stream's
+ * reader refuses such a line itself.)
  */
-static void reject_nul_lines(struct boot_data *b, char *text, size_t len, const char *label,
-			     bool stream)
+static void blank_nul_lines(struct boot_data *b, char *text, size_t len, const char *label)
 {
 	char *end = text + len, *line, *nl;
 	int lineno = 1;
@@ -929,30 +607,19 @@ static void reject_nul_lines(struct boot_data *b, char *text, size_t len, const 
 		if (!nl)
 			nl = end;
 		if (memchr(line, '\0', nl - line)) {
-			if (stream)
-				reject(b, "%s:%d: NUL byte (line skipped)", label, lineno);
-			else
-				warn(b, "%s:%d: NUL byte (line skipped)", label, lineno);
+			warn(b, "%s:%d: NUL byte (line skipped)", label, lineno);
 			memset(line, ' ', nl - line);
 		}
 	}
 }
 
-/*
- * A boot folder's file, as text; NULL after a warning naming it.  A line
- * with a NUL byte is refused in the event @stream; on the console, a serial
- * line, it is noise.
- */
-static char *read_input(struct boot_data *b, const char *path, bool stream)
+/* A boot folder's file, as text of @len bytes; NULL after a warning naming it. */
+static char *read_input(struct boot_data *b, const char *path, size_t *len)
 {
-	size_t len;
-	char *text = read_file(path, &len);
+	char *text = read_file(path, len);
 
-	if (!text) {
+	if (!text)
 		warn(b, "%s: %s", path, read_file_strerror(errno));
-		return NULL;
-	}
-	reject_nul_lines(b, text, len, path, stream);
 	return text;
 }
 
@@ -960,21 +627,24 @@ struct boot_data *boot_data__load(const char *dir, char *err, int errlen)
 {
 	struct boot_data *b = boot_data__new(dir);
 	char *path, *text;
+	size_t len;
 
 	if (load_boot_json(b, err, errlen)) {
 		boot_data__free(b);
 		return NULL;
 	}
 	path = xasprintf("%s/console.log", dir);
-	text = read_input(b, path, false);
-	if (text)
+	text = read_input(b, path, &len);
+	if (text) {
+		blank_nul_lines(b, text, len, path);
 		boot_data__parse_console(b, text, path);
+	}
 	free(text);
 	free(path);
 	path = xasprintf("%s/events.jsonl", dir);
-	text = read_input(b, path, true);
-	if (text && *text)
-		boot_data__parse_events(b, text, path);
+	text = read_input(b, path, &len);
+	if (text && len)
+		boot_data__parse_events(b, text, len, path);
 	free(text);
 	free(path);
 	return b;
@@ -1024,6 +694,18 @@ bool probe_span__failed(const struct probe_span *p)
 {
 	/* -ENODEV and -ENXIO reject a match; -EPROBE_DEFER retries later. */
 	return p->ret != 0 && p->ret != -19 && p->ret != -6 && p->ret != -EPROBE_DEFER_;
+}
+
+const char boot_time_words[] =
+	"kernel start to the later of udev's queue empty after coldplug and the end of "
+	"the last driver probe in user space";
+const char boot_time_sentence[] =
+	"from kernel start to the later of udev's queue being empty after coldplug and the "
+	"end of the last driver probe in user space (async probes included)";
+
+bool boot_data__ok(const struct boot_data *b)
+{
+	return !strcmp(b->outcome, outcome__name(OUTCOME_OK));
 }
 
 double boot_data__boot_time(const struct boot_data *b)

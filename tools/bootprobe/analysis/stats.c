@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include "rng.h"
 #include "stats.h"
 #include "util.h"
 
@@ -47,15 +48,6 @@ double stats_median(const double *x, size_t n)
 	m = stats_quantile_sorted(c, n, 0.5);
 	free(c);
 	return m;
-}
-
-uint64_t stats_rand(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
 }
 
 /* Put the k-th smallest of @a at a[k] (quickselect); a[] is reordered. */
@@ -118,7 +110,7 @@ double stats_median_select(double *a, size_t n)
 static double resample_median(const double *x, size_t n, double *buf, uint64_t *rng)
 {
 	for (size_t i = 0; i < n; i++)
-		buf[i] = x[stats_rand(rng) % n];
+		buf[i] = x[rng__next(rng) % n];
 	return stats_median_select(buf, n);
 }
 

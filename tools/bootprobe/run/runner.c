@@ -10,6 +10,7 @@
 #include "runner.h"
 #include "accel.h"
 #include "boot.h"
+#include "jsonio.h"
 #include "qemu.h"
 #include "until.h"
 #include "util.h"
@@ -152,11 +153,8 @@ void run__free(struct run *run)
 static char *default_run_id(const char *scenario)
 {
 	char stamp[32];
-	time_t t = time(NULL);
-	struct tm tm;
 
-	localtime_r(&t, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	now_run_stamp(stamp, sizeof(stamp));
 	return xasprintf("%s-%s", stamp, scenario);
 }
 
@@ -352,6 +350,9 @@ static void boot__finish(struct run *run, struct boot *b, int status)
 	char *console = read_file(console_path, NULL);
 	char *cmdline = read_file(cmdfile, NULL);
 	char *args = mode__kernel_args(&opts->sc, m, b->index);
+	char *guest_args = run__kernel_args(run, args);
+	struct qemu_config cfg = { .root_image = opts->root_image, .kernel_args = guest_args };
+	char *guest_cmdline = qemu__kernel_cmdline(&cfg);
 
 	b->wall_s = (now_mono_ns() - b->start_ns) / 1e9;
 	b->qe.exited = WIFEXITED(status);
@@ -361,11 +362,13 @@ static void boot__finish(struct run *run, struct boot *b, int status)
 	b->finished = true;
 	if (cmdline)
 		cmdline[strcspn(cmdline, "\n")] = '\0';
-	if (!results__write_boot(run, b, cmdline, args) && opts->root_image)
+	if (!results__write_boot(run, b, cmdline, args, guest_cmdline) && opts->root_image)
 		boot__save_attachments(b);
 	run->nr_finished++;
 	results__write_manifest(run);
 	progress(run, b);
+	free(guest_cmdline);
+	free(guest_args);
 	free(args);
 	free(cmdline);
 	free(console);

@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include "boot.h"
+#include "jsonio.h"
 #include "commands.h"
 #include "runner.h"
 #include "scenario.h"
@@ -98,18 +99,6 @@ static int refuse(const char *fmt, ...)
 	va_end(ap);
 	fputs("\n", stderr);
 	return -1;
-}
-
-/* A whole number of the manifest in [min, max], else -1. */
-static long jlong(struct json_object *o, const char *key, long min, long max)
-{
-	struct json_object *v = jget(o, key);
-	long x;
-
-	if (!v || !json_object_is_type(v, json_type_int))
-		return -1;
-	x = (long)json_object_get_int64(v);
-	return x < min || x > max ? -1 : x;
 }
 
 static const char *accel_used(struct json_object *man)

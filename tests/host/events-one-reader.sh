@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# One reader, one verdict: `probetrace --input` (what the guest tests'
+# pt_check_stream judges a stream with) and `bootprobe report` read a
+# stream through the same code (tools/common/events.c), so a stream one
+# refuses the other refuses too, at the same line, and a stream one takes
+# the other takes.  Each boot below alters the fixture's stream one way;
+# the first four are streams the two used to judge differently.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+
+PROBETRACE=${PROBETRACE:-build/bin/probetrace}
+require_bp "probetrace --input and bootprobe report agree on a stream"
+if [ ! -x "$PROBETRACE" ]; then
+	skip "probetrace --input and bootprobe report agree on a stream" "$PROBETRACE not built"
+	exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fixture=tests/data/boots/killed
+run=$tmp/run
+
+# stream NAME: a copy of the fixture as boot NAME of mode "a"; prints its events.jsonl.
+stream() {
+	local dir=$run/boots/$1
+	mkdir -p "$dir"
+	cp "$fixture"/* "$dir/"
+	sed -i "s/\"boot\":\"[^\"]*\"/\"boot\":\"$1\"/; s/\"mode\":\"[^\"]*\"/\"mode\":\"a\"/" \
+		"$dir/boot.json"
+	echo "$dir/events.jsonl"
+}
+
+# NAME LINE-EDIT (sed) : VERDICT (damaged or whole)
+cases=(
+	"a-001|3s/\"pid\":\([0-9]*\)/\"pid\":\"\1\"/|damaged"
+	"a-002|3i {\"type\":\"initcall\",\"ts_ns\":1,\"pid\":\"one\",\"func\":\"x\"}|damaged"
+	"a-003|3i {\"type\":\"devnode\",\"ts_ns\":5,\"name\":\"vda\"}|damaged"
+	"a-004|1{h;d};2G|whole"
+	"a-005|s/^{\"type\":\"trailer\"/&/|whole"
+	"a-006|\$a {\"type\":\"exit\",\"ts_ns\":1,\"pid\":2}|damaged"
+	"a-007|3s/\"ts_ns\":[0-9]*/\"ts_ns\":-1/|damaged"
+)
+for c in "${cases[@]}"; do
+	IFS='|' read -r name edit want <<<"$c"
+	sed -i "$edit" "$(stream "$name")"
+done
+
+"$BP" report --no-charts --no-traces --out "$tmp/out" "$run" >"$tmp/stdout" 2>&1
+jq -r '.damaged_boots[] | "\(.boot) \(.why)"' "$tmp/out/summary.json" >"$tmp/damaged" 2>/dev/null
+for c in "${cases[@]}"; do
+	IFS='|' read -r name edit want <<<"$c"
+	ev=$run/boots/$name/events.jsonl
+	"$PROBETRACE" --input "$ev" --json >/dev/null 2>"$tmp/err"
+	rc=$?
+	if grep -q "^$name " "$tmp/damaged"; then report=damaged; else report=whole; fi
+	if [ "$rc" -eq 0 ]; then input=whole; elif [ "$rc" -eq 2 ]; then input=damaged; else input="exit $rc"; fi
+	check "$name ($edit): bootprobe report finds it $want ($report)" test "$report" = "$want"
+	check "$name: probetrace --input finds it $want ($input)" test "$input" = "$want"
+	if [ "$want" = damaged ]; then
+		# The report's first refusal, "FILE:LINE: why", is one probetrace printed.
+		first=$(sed -n "s/^$name .*the first: //p" "$tmp/damaged")
+		check "$name: both name the same refusal ($first)" grep -qxF "$first" "$tmp/err"
+	fi
+done

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A run's boots per mode: the samples and counts every statistic is made
+ * from (run_data__analyze()).
+ */
+#define _GNU_SOURCE
+#include "rundata.h"
+#include "drivers.h"
+#include "jsonio.h"
+#include "sdanalyze.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void push_value(double **arr, size_t *n, double v)
+{
+	if (isnan(v))
+		return;
+	*arr = realloc(*arr, (*n + 1) * sizeof(**arr));
+	if (!*arr)
+		abort();
+	(*arr)[(*n)++] = v;
+}
+
+static struct driver_stats *mode__driver(struct mode_stats *m, const char *driver)
+{
+	struct driver_stats *d;
+
+	for (int i = 0; i < m->nr_drivers; i++)
+		if (!strcmp(m->drivers[i].driver, driver))
+			return &m->drivers[i];
+	d = ARRAY_PUSH(m->drivers, m->nr_drivers);
+	snprintf(d->driver, sizeof(d->driver), "%s", driver);
+	return d;
+}
+
+static void count_string(struct strv *set, int **counts, const char *s)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (!strcmp(set->v[i], s)) {
+			(*counts)[i]++;
+			return;
+		}
+	strv__push(set, s);
+	*counts = realloc(*counts, set->n * sizeof(**counts));
+	if (!*counts)
+		abort();
+	(*counts)[set->n - 1] = 1;
+}
+
+static int cmp_probe_start(const void *a, const void *b)
+{
+	const struct probe_span *x = *(const struct probe_span *const *)a;
+	const struct probe_span *y = *(const struct probe_span *const *)b;
+
+	return (x->start_ns > y->start_ns) - (x->start_ns < y->start_ns);
+}
+
+/* The order devices were probed in, and which driver each ended with. */
+static void boot__orders(const struct boot_data *b, struct mode_stats *m)
+{
+	const struct probe_span **ps = xcalloc(b->nr_probes + 1, sizeof(*ps));
+	char *order = NULL, *devs = NULL;
+	size_t len = 0, dlen = 0;
+	FILE *f = open_memstream(&order, &len), *g = open_memstream(&devs, &dlen);
+	int n = 0;
+
+	for (int i = 0; i < b->nr_probes; i++)
+		if (probe_span__in_user_space(b, &b->probes[i]))
+			ps[n++] = &b->probes[i];
+	qsort(ps, n, sizeof(*ps), cmp_probe_start);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "%s%s", i ? " " : "", ps[i]->device);
+	for (int i = 0; i < b->nr_devices; i++)
+		fprintf(g, "%s%s=%s", i ? " " : "", b->devices[i].device, b->devices[i].driver);
+	fclose(f);
+	fclose(g);
+	if (n)
+		count_string(&m->orders, &m->order_count, order);
+	if (b->nr_devices)
+		count_string(&m->device_sets, &m->device_set_count, devs);
+	free(order);
+	free(devs);
+	free(ps);
+}
+
+/*
+ * Ok boot @b's user-space probes into each driver's list, and each driver's
+ * total of them into its per-boot list; the number of distinct drivers.
+ */
+static int mode__add_probes(struct mode_stats *m, const struct boot_data *b)
+{
+	int drivers = 0;
+
+	for (int i = 0; i < b->nr_probes; i++) {
+		const struct probe_span *p = &b->probes[i];
+		double s = (p->end_ns - p->start_ns) / 1e9;
+		struct driver_stats *d;
+
+		if (!probe_span__in_user_space(b, p))
+			continue;
+		d = mode__driver(m, p->driver);
+		push_value(&d->probe_s, &d->n, s);
+		if (d->last_boot != m->ok) {
+			d->last_boot = m->ok;
+			push_value(&d->boot_s, &d->nr_boot_s, 0);
+			drivers++;
+		}
+		d->boot_s[d->nr_boot_s - 1] += s;
+	}
+	return drivers;
+}
+
+static struct device_outcome *mode__device(struct mode_stats *m, const struct probe_span *p)
+{
+	struct device_outcome *d;
+
+	for (int i = 0; i < m->nr_dev_ends; i++) {
+		d = &m->dev_ends[i];
+		if (!strcmp(d->driver, p->driver) && !strcmp(d->device, p->device))
+			return d;
+	}
+	d = ARRAY_PUSH(m->dev_ends, m->nr_dev_ends);
+	snprintf(d->driver, sizeof(d->driver), "%s", p->driver);
+	snprintf(d->device, sizeof(d->device), "%s", p->device);
+	return d;
+}
+
+/*
+ * How every driver + device pair of ok boot @b ended, over all its probe
+ * spans (before user space too): bound if one returned 0, else failed if one
+ * failed, else unbound (rejected or deferred only).
+ */
+static void mode__add_device_ends(struct mode_stats *m, const struct boot_data *b)
+{
+	m->event_boots++;
+	for (int i = 0; i < b->nr_probes; i++) {
+		const struct probe_span *p = &b->probes[i];
+		struct device_outcome *d = mode__device(m, p);
+		enum device_end end = !p->ret ? DEV_BOUND :
+				      probe_span__failed(p) ? DEV_FAILED : DEV_UNBOUND;
+
+		if (end == DEV_FAILED && !d->first_error)
+			d->first_error = p->ret;
+		if (d->last_boot != m->event_boots) {
+			d->last_boot = m->event_boots;
+			d->end = end;
+		} else if (end > d->end) {
+			d->end = end;
+		}
+	}
+	for (int i = 0; i < m->nr_dev_ends; i++) {
+		struct device_outcome *d = &m->dev_ends[i];
+
+		if (d->last_boot != m->event_boots)
+			continue;
+		d->bound += d->end == DEV_BOUND;
+		d->failed += d->end == DEV_FAILED;
+		d->unbound += d->end == DEV_UNBOUND;
+	}
+}
+
+/* What @b's collector lost: counted so that no incomplete count looks whole. */
+static void mode__add_losses(struct mode_stats *m, const struct boot_data *b)
+{
+	struct boot_losses l;
+
+	boot_data__losses(b, &l);
+	m->boots_lossy += l.events || l.kills || l.probes || l.kthreads;
+	m->boots_kills_incomplete += l.kills;
+	m->boots_probes_incomplete += l.probes;
+	/* Each boot's is at most INT64_MAX - 1 (boot.c bounds the counts); the sum saturates. */
+	m->events_lost = l.lost > INT64_MAX - m->events_lost ? INT64_MAX : m->events_lost + l.lost;
+}
+
+/* Ok boot @b's phases, if it reached systemd (image debian). */
+static void mode__add_phases(struct mode_stats *m, const struct boot_data *b)
+{
+	struct boot_phases p;
+
+	boot__phases(b, &p);
+	if (!p.systemd && isnan(p.s[PS_BOOTPROBE][PH_TO_SYSTEMD]))
+		return;
+	m->phase_boots++;
+	for (int i = 0; i < PS_COUNT; i++)
+		for (int k = 0; k < PH_COUNT; k++)
+			push_value(&m->phase[i][k], &m->nr_phase[i][k], p.s[i][k]);
+}
+
+static struct devnode_stats *mode__devnode(struct mode_stats *m, const struct devnode *d)
+{
+	struct devnode_stats *s;
+
+	for (int i = 0; i < m->nr_devnodes; i++) {
+		s = &m->devnodes[i];
+		if (!strcmp(s->name, d->name) && !strcmp(s->kind, d->kind) &&
+		    !strcmp(s->driver, d->bound_driver))
+			return s;
+	}
+	s = ARRAY_PUSH(m->devnodes, m->nr_devnodes);
+	snprintf(s->name, sizeof(s->name), "%s", d->name);
+	snprintf(s->kind, sizeof(s->kind), "%s", d->kind);
+	snprintf(s->driver, sizeof(s->driver), "%s", d->bound_driver);
+	if (!sd_device_unit(d->kind, d->name, s->unit, sizeof(s->unit)))
+		*s->unit = '\0';
+	return s;
+}
+
+/* Ok boot @b's disks and interfaces that registered, with their gaps. */
+static void mode__add_devnodes(struct mode_stats *m, const struct boot_data *b)
+{
+	const char *blame = boot_data__attachment(b, SD_ANALYZE_BLAME);
+
+	for (int i = 0; i < b->nr_devnodes; i++) {
+		const struct devnode *d = &b->devnodes[i];
+		struct devnode_stats *s;
+		struct devnode_gap g;
+
+		if (d->ret)
+			continue;
+		s = mode__devnode(m, d);
+		s->boots++;
+		devnode__gap(b, d, &g);
+		push_value(&s->gap_s, &s->n, g.gap_s);
+		/* How long systemd's job for its .device unit waited (blame). */
+		if (*s->unit && blame)
+			push_value(&s->unit_s, &s->nr_unit, sd_blame__unit(blame, s->unit));
+		if (g.ref)
+			s->ref = g.ref;
+	}
+}
+
+int device_outcome__missing(const struct mode_stats *m, const struct device_outcome *d)
+{
+	return m->event_boots - d->bound - d->failed - d->unbound;
+}
+
+static void mode__add_boot(struct mode_stats *m, const struct boot_data *b)
+{
+	struct boot_metrics bm;
+	double v[M_COUNT];
+	int drivers;
+
+	m->boots++;
+	boot__metrics(b, &bm);
+	mode__add_losses(m, b);
+	m->boots_with_kills += (b->has_events ? bm.kills : bm.udev_kills) > 0;
+	if (b->udev_ignored.n) {
+		m->boots_udev_ignored++;
+		if (!m->udev_ignored)
+			m->udev_ignored = xstrdup(b->udev_ignored.v[0]);
+	}
+	if (!boot_data__ok(b))
+		return;
+	m->ok++;
+	m->probes += bm.probes;
+	m->failed_probes += bm.failed_probes;
+	m->boots_with_failed += bm.failed_probes > 0;
+	if (bm.devices > m->devices)
+		m->devices = bm.devices;
+	v[M_BOOT] = bm.boot_s;
+	v[M_GUEST] = bm.guest_s;
+	v[M_WALL] = bm.wall_s;
+	v[M_PHASE] = bm.probe_phase_s;
+	v[M_FIRST] = bm.first_probe_s;
+	v[M_PROBE_MAX] = bm.probe_max_s;
+	v[M_PROBE_SUM] = bm.probe_sum_s;
+	v[M_GAP] = bm.readiness_gap_max_s;
+	v[M_KILLS] = b->has_events ? bm.kills : bm.udev_kills;
+	v[M_FAILED] = b->has_events ? bm.failed_probes : NAN;
+	v[M_BOUND] = bm.devices ? bm.bound : NAN;
+	drivers = mode__add_probes(m, b);
+	v[M_DRIVERS] = b->has_events ? drivers : NAN;
+	if (b->has_events) {
+		mode__add_device_ends(m, b);
+		mode__add_devnodes(m, b);
+	}
+	mode__add_phases(m, b);
+	for (int i = 0; i < M_COUNT; i++)
+		push_value(&m->values[i], &m->n[i], v[i]);
+	/* What-if: the probe phase replaced by its longest probe (all async). */
+	if (bm.probes) {
+		push_value(&m->whatif, &m->nr_whatif, bm.boot_s - bm.probe_phase_s + bm.probe_max_s);
+		push_value(&m->eff_longest, &m->nr_eff_longest, bm.probe_phase_s / bm.probe_max_s);
+		push_value(&m->eff_sum, &m->nr_eff_sum, bm.probe_phase_s / bm.probe_sum_s);
+	}
+	boot__orders(b, m);
+}
+
+void run_data__analyze(struct run_data *r)
+{
+	for (int i = 0; i < r->nr_boots; i++) {
+		struct boot_data *b = r->boots[i];
+		struct mode_stats *m = run_data__mode(r, b->mode);
+
+		if (!m) {
+			m = ARRAY_PUSH(r->modes, r->nr_modes);
+			m->name = xstrdup(b->mode);
+		}
+		mode__add_boot(m, b);
+		for (size_t j = 0; j < b->warnings.n; j++)
+			strv__push(&r->warnings, b->warnings.v[j]);
+	}
+	for (int i = 0; i < r->nr_modes; i++) {
+		struct mode_stats *m = &r->modes[i];
+
+		for (int k = 0; k < M_COUNT; k++)
+			stats_summarize(m->values[k], m->n[k], &m->s[k]);
+		for (int k = 0; k < m->nr_drivers; k++) {
+			struct driver_stats *d = &m->drivers[k];
+
+			stats_summarize(d->probe_s, d->n, &d->s);
+			stats_summarize(d->boot_s, d->nr_boot_s, &d->per_boot);
+		}
+		for (int s = 0; s < PS_COUNT; s++)
+			for (int k = 0; k < PH_COUNT; k++)
+				stats_summarize(m->phase[s][k], m->nr_phase[s][k], &m->phase_s[s][k]);
+		for (int k = 0; k < m->nr_devnodes; k++) {
+			struct devnode_stats *d = &m->devnodes[k];
+
+			stats_summarize(d->gap_s, d->n, &d->s);
+			stats_summarize(d->unit_s, d->nr_unit, &d->unit_sum);
+		}
+		stats_summarize(m->whatif, m->nr_whatif, &m->whatif_s);
+		stats_summarize(m->eff_longest, m->nr_eff_longest, &m->eff_longest_s);
+		stats_summarize(m->eff_sum, m->nr_eff_sum, &m->eff_sum_s);
+	}
+}

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "analyze.h"
+#include "explain.h"
+#include "jsonio.h"
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NS 1e9
+
+const char *errno_name(int ret)
+{
+	static char buf[16];
+	static const struct {
+		int e;
+		const char *name;
+	} names[] = {
+		{ 0, "0" }, { -2, "-ENOENT" }, { -4, "-EINTR" }, { -5, "-EIO" }, { -6, "-ENXIO" },
+		{ -11, "-EAGAIN" }, { -12, "-ENOMEM" }, { -16, "-EBUSY" }, { -19, "-ENODEV" },
+		{ -22, "-EINVAL" }, { -110, "-ETIMEDOUT" }, { -512, "-ERESTARTSYS" },
+		{ -517, "-EPROBE_DEFER" },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].e == ret)
+			return names[i].name;
+	snprintf(buf, sizeof(buf), "%d", ret);
+	return buf;
+}
+
+static const struct module_load *module_of(const struct boot_data *b, const struct probe_span *p)
+{
+	const char *name = *p->origin_module ? p->origin_module : p->owner;
+	const struct module_load *best = NULL;
+
+	if (!*name)
+		return NULL;
+	/* The load of that module that returned last before the probe ended. */
+	for (int i = 0; i < b->nr_modloads; i++) {
+		const struct module_load *m = &b->modloads[i];
+
+		if (strcmp(m->name, name) || m->ret)
+			continue;
+		if (!best || (m->end_ns <= p->end_ns && m->end_ns > best->end_ns))
+			best = m;
+	}
+	return best;
+}
+
+double probe_span__readiness_gap(const struct boot_data *b, const struct probe_span *p)
+{
+	const struct module_load *m = module_of(b, p);
+
+	if (!m)
+		return NAN;
+	return p->end_ns > m->end_ns ? (p->end_ns - m->end_ns) / NS : 0;
+}
+
+/* The last successful probe of @device by @driver. */
+static const struct probe_span *probe_of_device(const struct boot_data *b, const char *driver,
+						const char *device)
+{
+	const struct probe_span *best = NULL;
+
+	for (int i = 0; i < b->nr_probes; i++) {
+		const struct probe_span *p = &b->probes[i];
+
+		if (p->ret == 0 && !strcmp(p->driver, driver) && !strcmp(p->device, device) &&
+		    (!best || p->end_ns > best->end_ns))
+			best = p;
+	}
+	return best;
+}
+
+void devnode__gap(const struct boot_data *b, const struct devnode *d, struct devnode_gap *g)
+{
+	const struct probe_span *p;
+	const struct module_load *m;
+	int64_t ref;
+
+	g->gap_s = NAN;
+	g->ref = NULL;
+	p = *d->bound_driver ? probe_of_device(b, d->bound_driver, d->bound_device) : NULL;
+	if (!p)
+		return;
+	m = module_of(b, p);
+	ref = m ? m->end_ns : p->end_ns;
+	g->ref = m ? "modprobe return" : "probe end";
+	g->gap_s = d->ts_ns > ref ? (d->ts_ns - ref) / NS : 0;
+}
+
+void boot__metrics(const struct boot_data *b, struct boot_metrics *m)
+{
+	double first = INFINITY, last = -INFINITY;
+
+	memset(m, 0, sizeof(*m));
+	m->boot_s = boot_data__boot_time(b);
+	m->guest_s = b->complete_s;
+	m->wall_s = b->wall_s;
+	m->kills = b->nr_kills;
+	m->other_signals = boot__other_signals(b);
+	m->udev_kills = b->nr_udev_kills;
+	m->devices = b->nr_devices;
+	for (int i = 0; i < b->nr_devices; i++)
+		m->bound += strcmp(b->devices[i].driver, "none") != 0;
+	for (int i = 0; i < b->nr_probes; i++) {
+		const struct probe_span *p = &b->probes[i];
+		double d, gap;
+
+		if (!probe_span__in_user_space(b, p))
+			continue;
+		d = (p->end_ns - p->start_ns) / NS;
+		m->probes++;
+		m->failed_probes += probe_span__failed(p);
+		m->probe_sum_s += d;
+		if (d > m->probe_max_s)
+			m->probe_max_s = d;
+		first = fmin(first, p->start_ns / NS);
+		last = fmax(last, p->end_ns / NS);
+		gap = probe_span__readiness_gap(b, p);
+		if (!isnan(gap) && gap > m->readiness_gap_max_s)
+			m->readiness_gap_max_s = gap;
+	}
+	m->probe_phase_s = m->probes ? last - first : NAN;
+	m->first_probe_s = m->probes ? first : NAN;
+	m->last_probe_end_s = m->probes ? last : NAN;
+	if (!m->probes)
+		m->probe_max_s = m->probe_sum_s = m->readiness_gap_max_s = NAN;
+}

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A run folder loaded: its manifest, its boots, the damaged ones named. */
+#define _GNU_SOURCE
+#include "rundata.h"
+#include "drivers.h"
+#include "jsonio.h"
+#include "sdanalyze.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const metric_names[M_COUNT] = {
+	"boot_s", "guest_s", "wall_s", "probe_phase_s", "first_probe_s", "probe_max_s",
+	"probe_sum_s", "readiness_gap_s", "kills", "failed_probes", "devices_bound",
+	"drivers_probed",
+};
+
+const char *const metric_titles[M_COUNT] = {
+	"boot time (s)", "guest's own boot-complete (s)", "QEMU wall time (s)",
+	"probe phase (s)", "first probe starts (s)", "longest probe (s)", "sum of probes (s)",
+	"readiness gap, max per boot (s)", "SIGKILLs per boot", "failed probes per boot",
+	"devices bound per boot", "distinct drivers probed per boot",
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* "boots/NAME", NAME one plain folder name: a manifest names boots, never paths. */
+static bool boot_dir_ok(const char *rel)
+{
+	const char *name = rel + 6;
+
+	return !strncmp(rel, "boots/", 6) && *name && *name != '.' && !strchr(name, '/');
+}
+
+/*
+ * Boot folders: those the manifest @man names, else (@why it could not be
+ * read) every folder under boots/.
+ */
+static void list_boots(const char *dir, struct json_object *man, const char *why,
+		       struct strv *out, struct strv *warnings)
+{
+	struct json_object *boots = jget(man, "boots");
+	DIR *d;
+	struct dirent *e;
+	char *path;
+
+	if (boots && json_object_is_type(boots, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(boots); i++) {
+			const char *rel = jstr(json_object_array_get_idx(boots, i), "dir");
+			char *path;
+
+			if (!boot_dir_ok(rel)) {
+				strv__pushf(warnings, "%s/manifest.json: boot %zu: dir '%s' is not "
+					    "boots/NAME (skipped)", dir, i + 1, rel);
+				continue;
+			}
+			path = xasprintf("%s/%s", dir, rel);
+			/* A boot listed twice is one boot, not two samples. */
+			if (strv__contains(out, path))
+				strv__pushf(warnings, "%s/manifest.json: boot '%s' listed again "
+					    "(counted once)", dir, rel);
+			else
+				strv__push(out, path);
+			free(path);
+		}
+		return;
+	}
+	strv__pushf(warnings, "%s/manifest.json: %s; reading every folder under boots/", dir,
+		    man ? "no boots list" : why ? why : "missing");
+	path = xasprintf("%s/boots", dir);
+	d = opendir(path);
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.')
+			strv__pushf(out, "%s/%s", path, e->d_name);
+	if (d)
+		closedir(d);
+	if (out->n)
+		qsort(out->v, out->n, sizeof(*out->v), cmp_str);
+	free(path);
+}
+
+/* What the manifest @man says of the scenario: baseline, time scale, modes. */
+static void read_manifest(struct run_data *r, struct json_object *man)
+{
+	struct json_object *modes = jget(man, "modes");
+	double jobs;
+
+	if (*jstr(man, "baseline"))
+		r->baseline = xstrdup(jstr(man, "baseline"));
+	/* run --until-ci: what stopped it */
+	if (*jstr(jget(man, "until"), "ended"))
+		r->until_end = xstrdup(jstr(jget(man, "until"), "ended"));
+	/* A factor a scenario accepts (above 0, at most 10), else unknown (0). */
+	r->time_scale = jseconds(man, "time_scale", 1e-9, 10);
+	if (isnan(r->time_scale)) {
+		if (jget(man, "time_scale") && !json_object_is_type(jget(man, "time_scale"), json_type_null))
+			strv__pushf(&r->warnings, "%s/manifest.json: time_scale is no factor "
+				    "bootprobe uses (ignored)", r->dir);
+		r->time_scale = 0;
+	}
+	jobs = jseconds(man, "jobs", 1, 64);
+	r->jobs = isnan(jobs) || jobs != (int)jobs ? 0 : (int)jobs;
+	if (r->jobs && *jstr(man, "jobs_from"))
+		r->jobs_from = xstrdup(jstr(man, "jobs_from"));
+	if (!modes || !json_object_is_type(modes, json_type_array))
+		return;
+	for (size_t i = 0; i < json_object_array_length(modes); i++) {
+		struct json_object *m = json_object_array_get_idx(modes, i);
+
+		if (!*jstr(m, "name"))
+			continue;
+		strv__push(&r->mode_names, jstr(m, "name"));
+		strv__push(&r->mode_args, jstr(m, "kernel_args"));
+	}
+}
+
+/*
+ * A boot left out of every statistic: boot.json unreadable (@b NULL, @msg
+ * says why) or records of its stream refused.  Its warnings are kept.
+ */
+static void run_data__add_damaged(struct run_data *r, const char *bdir, const struct boot_data *b,
+				  const char *msg)
+{
+	const char *slash = strrchr(bdir, '/');
+	struct damaged_boot *d;
+
+	d = ARRAY_PUSH(r->damaged, r->nr_damaged);
+	if (!b) {
+		d->name = xstrdup(slash ? slash + 1 : bdir);
+		d->mode = xstrdup("?");
+		d->why = xstrdup(msg);
+		strv__push(&r->warnings, msg);
+		return;
+	}
+	d->name = xstrdup(b->name);
+	d->mode = xstrdup(b->mode);
+	d->why = xasprintf("%d record%s of its event stream refused, the first: %s", b->rejected,
+			   b->rejected == 1 ? "" : "s", b->first_rejected);
+	for (size_t j = 0; j < b->warnings.n; j++)
+		strv__push(&r->warnings, b->warnings.v[j]);
+}
+
+void run_data__read_manifest(struct run_data *r, const char *text, size_t len,
+			     struct strv *dirs)
+{
+	const char *why = "missing";
+	struct json_object *man = text ? jparse(text, len, &why) : NULL;
+
+	read_manifest(r, man);
+	list_boots(r->dir, man, why, dirs, &r->warnings);
+	json_object_put(man);
+}
+
+struct run_data *run_data__load(const char *dir, char *err, int errlen)
+{
+	struct run_data *r = xcalloc(1, sizeof(*r));
+	struct strv dirs = { 0 };
+	const char *slash;
+	char *real, *path, *text;
+	size_t len = 0;
+
+	r->dir = xstrdup(dir);
+	/* results/latest names its run by the folder it points at. */
+	real = realpath(dir, NULL);
+	slash = strrchr(real ? real : dir, '/');
+	r->run_id = xstrdup(slash && slash[1] ? slash + 1 : dir);
+	free(real);
+	if (!path_exists(dir)) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(ENOENT));
+		run_data__free(r);
+		return NULL;
+	}
+	/*
+	 * The manifest is read once: the boots it lists and what it says of the
+	 * scenario.  read_file() takes a regular file only, of bounded size: a
+	 * FIFO planted as manifest.json is not waited on.
+	 */
+	path = xasprintf("%s/manifest.json", dir);
+	text = read_file(path, &len);
+	if (!text && errno != ENOENT)
+		strv__pushf(&r->warnings, "%s: %s", path, read_file_strerror(errno));
+	free(path);
+	run_data__read_manifest(r, text, len, &dirs);
+	free(text);
+	r->boots = xcalloc(dirs.n ? dirs.n : 1, sizeof(*r->boots));
+	for (size_t i = 0; i < dirs.n; i++) {
+		char msg[512];
+		struct boot_data *b = boot_data__load(dirs.v[i], msg, sizeof(msg));
+
+		if (b && !boot_data__damaged(b)) {
+			r->boots[r->nr_boots++] = b;
+			continue;
+		}
+		run_data__add_damaged(r, dirs.v[i], b, msg);
+		boot_data__free(b);
+	}
+	strv__free(&dirs);
+	if (!r->nr_boots) {
+		if (r->nr_damaged)
+			snprintf(err, errlen, "%s: no usable boot: %d damaged, the first %s: %.300s",
+				 dir, r->nr_damaged, r->damaged[0].name, r->damaged[0].why);
+		else
+			snprintf(err, errlen, "%s: no finished boot to analyse (empty run?)", dir);
+		run_data__free(r);
+		return NULL;
+	}
+	return r;
+}
+
+static void mode_stats__free(struct mode_stats *m)
+{
+	for (int i = 0; i < M_COUNT; i++)
+		free(m->values[i]);
+	for (int i = 0; i < m->nr_drivers; i++) {
+		free(m->drivers[i].probe_s);
+		free(m->drivers[i].boot_s);
+	}
+	free(m->drivers);
+	free(m->dev_ends);
+	for (int i = 0; i < PS_COUNT; i++)
+		for (int k = 0; k < PH_COUNT; k++)
+			free(m->phase[i][k]);
+	for (int i = 0; i < m->nr_devnodes; i++) {
+		free(m->devnodes[i].gap_s);
+		free(m->devnodes[i].unit_s);
+	}
+	free(m->devnodes);
+	free(m->whatif);
+	free(m->udev_ignored);
+	free(m->eff_longest);
+	free(m->eff_sum);
+	strv__free(&m->orders);
+	free(m->order_count);
+	strv__free(&m->device_sets);
+	free(m->device_set_count);
+	free(m->name);
+}
+
+void run_data__free(struct run_data *r)
+{
+	if (!r)
+		return;
+	for (int i = 0; i < r->nr_boots; i++)
+		boot_data__free(r->boots[i]);
+	for (int i = 0; i < r->nr_modes; i++)
+		mode_stats__free(&r->modes[i]);
+	free(r->modes);
+	free(r->boots);
+	strv__free(&r->warnings);
+	free(r->jobs_from);
+	for (int i = 0; i < r->nr_damaged; i++) {
+		free(r->damaged[i].name);
+		free(r->damaged[i].mode);
+		free(r->damaged[i].why);
+	}
+	free(r->damaged);
+	free(r->dir);
+	free(r->run_id);
+	free(r->baseline);
+	free(r->until_end);
+	strv__free(&r->mode_names);
+	strv__free(&r->mode_args);
+	free(r);
+}
+
+struct mode_stats *run_data__mode(struct run_data *r, const char *name)
+{
+	for (int i = 0; i < r->nr_modes; i++)
+		if (!strcmp(r->modes[i].name, name))
+			return &r->modes[i];
+	return NULL;
+}
+
+struct mode_stats *run_data__baseline(struct run_data *r)
+{
+	struct mode_stats *m = r->baseline ? run_data__mode(r, r->baseline) : NULL;
+
+	if (!m)
+		m = run_data__mode(r, "sync");
+	return m ? m : r->nr_modes ? &r->modes[0] : NULL;
+}
+
+struct run_data *run_data__open(const char *dir, const char *cmd)
+{
+	char err[512];
+	struct run_data *r = run_data__load(dir, err, sizeof(err));
+
+	if (!r)
+		fprintf(stderr, "bootprobe %s: %s\n", cmd, err);
+	return r;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one scanner of a kernel command line, and what the guest takes from
+ * it.  A KEY=VALUE word starts the line or follows whitespace; of several,
+ * the last one wins (the kernel's parse_args() and udevd read them in
+ * order, each overriding the one before).
+ */
+#ifndef BOOTPROBE_CMDLINE_H
+#define BOOTPROBE_CMDLINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * The value of the first KEY=VALUE word of @cmdline at or after @from (a
+ * pointer into @cmdline): @len bytes, up to the next whitespace; NULL if none.
+ */
+const char *cmdline__next(const char *cmdline, const char *from, const char *key, size_t *len);
+/* The value of the last KEY=VALUE word, or NULL. */
+const char *cmdline__last(const char *cmdline, const char *key, size_t *len);
+/* Whether a KEY=VALUE word is there. */
+static inline bool cmdline__has(const char *cmdline, const char *key)
+{
+	size_t len;
+
+	return cmdline__next(cmdline, cmdline, key, &len) != NULL;
+}
+
+/* udevd's default event timeout (udev 252). */
+#define UDEV_EVENT_TIMEOUT_DEFAULT_S 180.0
+
+/*
+ * What a boot ran with, as the guest reads its command line:
+ *   udev_event_timeout_s  udev.event_timeout= (the last one udevd can read), else
+ *                         bootprobe.udev_conf_event_timeout= (/init writes it
+ *                         into udev.conf), else udevd's default
+ *   timeout_signal        udev.timeout_signal=, "" for udevd's default (SIGKILL)
+ *   kill_policy           kthread.sigkill_policy=, "" for the kernel's default
+ */
+struct boot_settings {
+	double udev_event_timeout_s;
+	char timeout_signal[16];
+	char kill_policy[32];
+};
+
+void boot_settings__from_cmdline(struct boot_settings *s, const char *cmdline);
+
+#endif
