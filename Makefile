@@ -109,10 +109,10 @@ $(STORM): $(OBJ)/guest/storm.o
 ATTACHCOST := $(BIN)/attachcost
 $(OBJ)/guest/attachcost.o: tools/guest/attachcost.c $(PT_OBJ)/attachcost.skel.h | $(DEPS_STAMP)
 	$(call msg,CC,$<)
-	$(Q)mkdir -p $(@D) && $(CC) $(CPPFLAGS) -I$(PT_OBJ) $(CFLAGS) -c $< -o $@
+	$(Q)mkdir -p $(@D) && $(CC) $(CPPFLAGS) -I$(PT_OBJ) $(ALL_CFLAGS) -c $< -o $@
 $(ATTACHCOST): $(OBJ)/guest/attachcost.o
 	$(call msg,LINK,$@)
-	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) -static $^ -o $@ $(PT_LIBS)
+	$(Q)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) -static $^ -o $@ $(PT_LIBS)
 
 GUEST_EXTRAS := $(SLOWPROBE_DIR)/slowprobe.ko $(PROBETRACE) $(STORM) $(ATTACHCOST)
 
