@@ -48,6 +48,11 @@ $(PT_OBJ)/%.skel.h: $(PT_OBJ)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $* >$@.tmp && mv $@.tmp $@
 
+# Named as targets, the skeleton and its object "ought to exist" for make:
+# without this, in a clean tree the $(PT_OBJ)/%.o rule below is passed over
+# for the top-level $(OBJ)/%.o one, which lacks -Ibpf.
+$(PT_SKEL): $(PT_BPF_OBJ)
+
 # More specific than the top-level $(OBJ)/%.o rule (shorter stem): wins.
 $(PT_OBJ)/%.o: tools/probetrace/%.c $(PT_SKEL) | $(DEPS_STAMP)
 	$(call msg,CC,$<)
