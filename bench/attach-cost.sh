@@ -17,6 +17,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 1
 BP_RESULTS=${BP_RESULTS:-results}
 . tests/guest/probetrace-lib.sh
+. bench/lib.sh
 n=${1:-3}
 kills=${2:-20011}
 fmt=100003
@@ -34,20 +35,15 @@ for ((i = 1; i <= n; i++)); do
 		echo "# boot $i: runner exit $?" >&2
 done
 
-# median: of stdin, one number a line.
-median() {
-	sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "nan"; exit }
-		printf "%.1f\n", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
+median() { bench_stats 1 %.1f | cut -d' ' -f1; }
 consoles() {
 	for ((i = 1; i <= n; i++)); do cat "$BP_RESULTS/$run-$i/boots/cost-001/console.log"; done 2>/dev/null
 }
 
 summary=$BP_RESULTS/$run-summary.txt
 : >"$summary"
-guest_fmt=$(consoles | sed -n 's/.*bootprobe: probetrace: formatted [0-9]* records: \([0-9.]*\) ns each.*/\1/p' | median)
-host_fmt=$(for _ in 1 2 3; do build/bin/probetrace --bench-format $fmt --output /dev/null 2>&1; done |
-	sed -n 's/.*records: \([0-9.]*\) ns each.*/\1/p' | median)
+guest_fmt=$(consoles | bench_format_parse | median)
+host_fmt=$(bench_format_ns $fmt)
 factor=$(awk -v g="$guest_fmt" -v h="$host_fmt" 'BEGIN { printf "%.1f", g / h }')
 line="attach cost summary: per event under TCG (median of $n boots, $kills kills a measure):"
 hw=""

@@ -17,6 +17,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 1
 BP_RESULTS=${BP_RESULTS:-results}
 . tests/guest/probetrace-lib.sh
+. bench/lib.sh
 n=${1:-10}
 devices=${2:-23}
 pt_require "probetrace overhead benchmark"
@@ -45,14 +46,6 @@ complete_s() {
 	done
 }
 
-# stats COLUMN: "median min max count" of the given column of stdin.
-stats() {
-	sort -g -k"$1","$1" | awk -v c="$1" '{ v[NR] = $c }
-		END { if (!NR) { print "nan nan nan 0"; exit }
-		      m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-		      printf "%.3f %.3f %.3f %d\n", m, v[1], v[NR], NR }'
-}
-
 with=$(complete_s collector)
 waited=$(complete_s wait)
 without=$(complete_s none)
@@ -62,9 +55,9 @@ summary=$BP_RESULTS/$run-summary.txt
 line="overhead summary: $devices devices, $n boots a side;"
 for col in 1 2; do
 	name=$([ $col = 1 ] && echo "guest BOOT-COMPLETE (s)" || echo "host wall time (s)")
-	read -r wm wlo whi wn <<<"$(echo "$with" | stats $col)"
-	read -r am alo ahi an <<<"$(echo "$waited" | stats $col)"
-	read -r om olo ohi on <<<"$(echo "$without" | stats $col)"
+	read -r wm wlo whi wn <<<"$(echo "$with" | bench_stats $col)"
+	read -r am alo ahi an <<<"$(echo "$waited" | bench_stats $col)"
+	read -r om olo ohi on <<<"$(echo "$without" | bench_stats $col)"
 	printf '%s: beside %s [%s-%s] n=%s; waited for %s [%s-%s] n=%s; none %s [%s-%s] n=%s\n' \
 		"$name" "$wm" "$wlo" "$whi" "$wn" "$am" "$alo" "$ahi" "$an" "$om" "$olo" "$ohi" "$on" |
 		tee -a "$summary"

@@ -25,6 +25,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 1
 BP_RESULTS=${BP_RESULTS:-results}
 . tests/guest/probetrace-lib.sh
+. bench/lib.sh
 n=${1:-3}
 storms=${2:-rt:997,1009,100003}
 pt_require "probetrace storm benchmark"
@@ -47,13 +48,7 @@ per_iter() {
 	done
 }
 
-# stats: "median min max count" of stdin.
-stats() {
-	sort -g | awk '{ v[NR] = $1 }
-		END { if (!NR) { print "nan nan nan 0"; exit }
-		      m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-		      printf "%.0f %.0f %.0f %d\n", m, v[1], v[NR], NR }'
-}
+stats() { bench_stats 1 %.0f; }
 
 summary=$BP_RESULTS/$run-summary.txt
 {
@@ -92,11 +87,9 @@ summary=$BP_RESULTS/$run-summary.txt
 big=${storms##*,}
 big=${big#rt:}
 first=${storms%%,*}
-host_fmt=$(for _ in 1 2 3; do build/bin/probetrace --bench-format "$big" --output /dev/null 2>&1; done |
-	sed -n 's/.*records: \([0-9.]*\) ns each.*/\1/p' | stats)
+host_fmt=$(bench_format_ns "$big")
 guest_fmt=$(for ((i = 1; i <= n; i++)); do
-	sed -n 's/.*bootprobe: probetrace: formatted [0-9]* records: \([0-9.]*\) ns each.*/\1/p' \
-		"$BP_RESULTS/$run-$i/boots/none-001/console.log"
+	bench_format_parse <"$BP_RESULTS/$run-$i/boots/none-001/console.log"
 done | stats)
 host_kill=$(for _ in 1 2 3; do "${STORM:-build/bin/storm}" "$big"; done |
 	sed -n 's/.*per_iter_ns=\([0-9.]*\).*/\1/p' | stats)
