@@ -720,8 +720,10 @@ static void open__line(struct boottrace_open *op, char *line)
 		return;
 	if (!open__find(op, probe ? BT_PROBE : BT_INITCALL, t.pid))
 		return;
-	if (op->nqueued == (int)ARRAY_SIZE(op->queued))
+	if (op->nqueued == (int)ARRAY_SIZE(op->queued)) {
+		op->lost++;
 		return;
+	}
 	ev = &op->queued[op->nqueued++];
 	ev->ts_ns = t.ts_ns;
 	ev->pid = t.pid;
@@ -750,8 +752,10 @@ static void open__read(struct boottrace_open *op)
 		}
 		op->len -= line - op->buf;
 		memmove(op->buf, line, op->len);
-		if (op->len == sizeof(op->buf) - 1)
+		if (op->len == sizeof(op->buf) - 1) {
 			op->len = 0;	/* a line longer than the buffer */
+			op->lost++;
+		}
 	}
 }
 
@@ -810,10 +814,8 @@ enum boottrace_end boottrace_open__end(struct boottrace_open *op, int pid,
 		return BT_NOT_OPEN;
 	}
 	p->end_ns = end_ns;
-	if (!*start_ns) {
+	if (!*start_ns)
 		*start_ns = p->start_ns;
-		p->taken = true;
-	}
 	return BT_ENDED;
 }
 
@@ -888,6 +890,7 @@ static json_object *open__stats_json(const struct boottrace_open *op)
 	json_object_object_add(o, "still_open", json_object_new_int64(still));
 	json_object_object_add(o, "lines_after_cutover",
 			       json_object_new_int64(op->lines_after));
+	json_object_object_add(o, "lost", json_object_new_int64(op->lost));
 	return o;
 }
 

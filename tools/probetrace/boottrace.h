@@ -55,7 +55,6 @@ struct boottrace_span {
 	uint64_t start_ns;
 	uint64_t end_ns;	/* 0 while running */
 	bool end_from_trace;	/* its record was written from the trace */
-	bool taken;		/* its start went into a BPF record */
 	char comm[32];
 	char name[64];		/* initcall function, driver or module */
 	char device[32];
@@ -93,6 +92,7 @@ struct boottrace_open {
 	uint64_t ends_from_trace;	/* records written from trace_pipe */
 	uint64_t duplicates;	/* BPF records of an end already written */
 	uint64_t lines_after;	/* trace_pipe lines after the cutover */
+	uint64_t lost;		/* ends or lines that did not fit: not read */
 };
 
 /*
