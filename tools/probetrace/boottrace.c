@@ -152,6 +152,20 @@ static void first_word(const char *rest, char *buf, size_t len)
 	snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), rest);
 }
 
+/* The innermost span of @kind running on @pid in @spans, if any. */
+static const struct boottrace_span *span_of(const struct boottrace_span *spans,
+					    int n, enum boottrace_kind kind,
+					    int pid)
+{
+	int i;
+
+	for (i = n - 1; i >= 0; i--)
+		if (spans[i].kind == kind && spans[i].pid == pid &&
+		    !spans[i].end_ns)
+			return &spans[i];
+	return NULL;
+}
+
 static void boottrace__push(struct boottrace *bt, enum boottrace_kind kind,
 			    const struct tline *t)
 {
@@ -173,8 +187,15 @@ static void boottrace__push(struct boottrace *bt, enum boottrace_kind kind,
 	} else if (kind == BT_PROBE) {
 		field(t->rest, "drv=", p->name, sizeof(p->name));
 		field(t->rest, "dev=", p->device, sizeof(p->device));
-	} else {
+		field(t->rest, "owner=", p->module, sizeof(p->module));
+		if (p->module[0] == '(')	/* "(fault)": no owner, built in */
+			p->module[0] = '\0';
+		p->async = span_of(bt->pending, bt->npending - 1, BT_ASYNC,
+				   t->pid) != NULL;
+	} else if (kind == BT_MODULE && !strcmp(t->event, "module_load")) {
 		first_word(t->rest, p->name, sizeof(p->name));
+	} else if (kind == BT_MODULE) {
+		snprintf(p->syscall, sizeof(p->syscall), "%s", t->event);
 	}
 }
 
@@ -194,20 +215,6 @@ static bool boottrace__pop(struct boottrace *bt, enum boottrace_kind kind,
 		return true;
 	}
 	return false;
-}
-
-/* The innermost span of @kind running on @pid in @spans, if any. */
-static const struct boottrace_span *span_of(const struct boottrace_span *spans,
-					    int n, enum boottrace_kind kind,
-					    int pid)
-{
-	int i;
-
-	for (i = n - 1; i >= 0; i--)
-		if (spans[i].kind == kind && spans[i].pid == pid &&
-		    !spans[i].end_ns)
-			return &spans[i];
-	return NULL;
 }
 
 /*
@@ -243,28 +250,67 @@ static json_object *span_json(const char *type, const struct boottrace_span *p,
 	}
 	if (p->kind == BT_INITCALL) {
 		json_object_object_add(o, "func", json_str_n(p->name, sizeof(p->name)));
+	} else if (p->kind == BT_MODULE) {
+		json_object_object_add(o, "syscall",
+				       json_str_n(p->syscall, sizeof(p->syscall)));
+		json_object_object_add(o, "name", json_str_n(p->name, sizeof(p->name)));
 	} else {
 		json_object_object_add(o, "driver", json_str_n(p->name, sizeof(p->name)));
 		json_object_object_add(o, "device",
 				       json_str_n(p->device, sizeof(p->device)));
+		json_object_object_add(o, "owner",
+				       json_str_n(p->module, sizeof(p->module)));
+		json_object_object_add(o, "async", json_object_new_boolean(p->async));
 	}
 	return o;
 }
 
-/* A probe's origin: the initcall running on its thread (a module's init). */
-static void add_origin(json_object *o, const struct boottrace_span *ic)
+/* The load of module @name running at @ts_ns in @spans, if any. */
+static const struct boottrace_span *loading(const struct boottrace_span *spans,
+					    int n, const char *name,
+					    uint64_t ts_ns)
 {
+	int i;
+
+	for (i = n - 1; name[0] && i >= 0; i--)
+		if (spans[i].kind == BT_MODULE && !spans[i].end_ns &&
+		    spans[i].start_ns <= ts_ns && !strcmp(spans[i].name, name))
+			return &spans[i];
+	return NULL;
+}
+
+static void origin_set(json_object *origin, const char *kind, int pid,
+		       const char *comm, const char *key, const char *value)
+{
+	json_object_object_add(origin, "kind", json_object_new_string(kind));
+	json_object_object_add(origin, "pid", json_object_new_int64(pid));
+	json_object_object_add(origin, "comm", json_str_n(comm, 32));
+	if (key)
+		json_object_object_add(origin, key, json_str_n(value, 64));
+}
+
+/*
+ * A probe's origin, as the collector's: the load of its driver's module
+ * if one runs (on whichever thread: an async probe's is elsewhere), else
+ * the initcall on its thread (a module's init is a module load), else
+ * "other".
+ */
+static void add_origin(json_object *o, const struct boottrace_span *p,
+		       const struct boottrace_span *spans, int n)
+{
+	const struct boottrace_span *m = loading(spans, n, p->module, p->start_ns);
+	const struct boottrace_span *ic = span_of(spans, n, BT_INITCALL, p->pid);
 	json_object *origin = json_object_new_object();
 
-	/* A module's init runs as an initcall too: that is a module load. */
-	json_object_object_add(origin, "kind", json_object_new_string(
-		!ic ? "other" : ic->module[0] ? "module_load" : "initcall"));
-	if (ic && ic->module[0])
-		json_object_object_add(origin, "module",
-				       json_str_n(ic->module, sizeof(ic->module)));
+	if (m)
+		origin_set(origin, "module_load", m->pid, m->comm, "module", m->name);
+	else if (ic && ic->module[0])
+		origin_set(origin, "module_load", p->pid, p->comm, "module",
+			   ic->module);
 	else if (ic)
-		json_object_object_add(origin, "initcall",
-				       json_str_n(ic->name, sizeof(ic->name)));
+		origin_set(origin, "initcall", p->pid, p->comm, "initcall", ic->name);
+	else
+		origin_set(origin, "other", p->pid, p->comm, NULL, NULL);
 	json_object_object_add(o, "origin", origin);
 }
 
@@ -272,6 +318,8 @@ static void add_origin(json_object *o, const struct boottrace_span *ic)
 static void add_ret(json_object *o, enum boottrace_kind kind, long ret)
 {
 	json_object_object_add(o, "ret", json_object_new_int64(ret));
+	if (kind == BT_MODULE)
+		return;
 	if (kind == BT_PROBE)
 		json_object_object_add(o, "probe_error", json_object_new_int64(
 			ret > 0 ? -ret : ret));
@@ -284,7 +332,10 @@ static void boottrace__write(struct boottrace *bt, json_object *o)
 	bt->st->records++;
 }
 
-/* A module load ends with its init: drop it once that initcall has ended. */
+/*
+ * Without the syscall events a module load ends with its init: drop it
+ * once that initcall has ended.
+ */
 static void boottrace__module_done(struct boottrace *bt, int pid,
 				   const char *module)
 {
@@ -292,22 +343,36 @@ static void boottrace__module_done(struct boottrace *bt, int pid,
 						 BT_MODULE, pid);
 	struct boottrace_span gone;
 
-	if (module[0] && m && !strcmp(m->name, module))
+	if (module[0] && m && !m->syscall[0] && !strcmp(m->name, module))
 		boottrace__pop(bt, BT_MODULE, pid, &gone);
 }
 
 /*
- * module:module_load, in load_module() just before the module's init: the
- * thread loads that module from here until its init ends.  A module with
- * no init has no end here; the thread's next load replaces it.
+ * module:module_load, in load_module() just before the module's init:
+ * the name of the load the thread's syscall began.  Without that syscall
+ * event, the thread loads the module from here until its init ends (a
+ * module with no init has no end here; the thread's next load replaces
+ * it).
  */
 static void boottrace__module_load(struct boottrace *bt, const struct tline *t)
 {
+	struct boottrace_span *m = (struct boottrace_span *)span_of(
+		bt->pending, bt->npending, BT_MODULE, t->pid);
 	struct boottrace_span gone;
 
+	if (m && m->syscall[0]) {
+		first_word(t->rest, m->name, sizeof(m->name));
+		return;
+	}
 	while (boottrace__pop(bt, BT_MODULE, t->pid, &gone))
 		;
 	boottrace__push(bt, BT_MODULE, t);
+}
+
+static const char *record_type(enum boottrace_kind kind)
+{
+	return kind == BT_INITCALL ? "initcall" : kind == BT_PROBE ? "probe" :
+	       "module_load";
 }
 
 static void boottrace__end(struct boottrace *bt, enum boottrace_kind kind,
@@ -320,13 +385,13 @@ static void boottrace__end(struct boottrace *bt, enum boottrace_kind kind,
 		bt->st->unmatched++;
 		return;
 	}
-	o = span_json(kind == BT_INITCALL ? "initcall" : "probe", &p, t->ts_ns,
-		      bt->st->clock, true);
+	if (kind == BT_ASYNC || (kind == BT_MODULE && !p.syscall[0]))
+		return;
+	o = span_json(record_type(kind), &p, t->ts_ns, bt->st->clock, true);
 	add_ret(o, kind, field_long(t->rest, "ret="));
 	if (kind == BT_PROBE)
-		add_origin(o, span_of(bt->pending, bt->npending, BT_INITCALL,
-				      t->pid));
-	else
+		add_origin(o, &p, bt->pending, bt->npending);
+	else if (kind == BT_INITCALL)
 		boottrace__module_done(bt, t->pid, p.module);
 	boottrace__write(bt, o);
 }
@@ -460,6 +525,16 @@ static void boottrace__line(struct boottrace *bt, char *line)
 		boottrace__push(bt, BT_PROBE, &t);
 	else if (!strcmp(t.event, "probe_return"))
 		boottrace__end(bt, BT_PROBE, &t);
+	else if (!strcmp(t.event, "finit_module") ||
+		 !strcmp(t.event, "init_module"))
+		boottrace__push(bt, BT_MODULE, &t);
+	else if (!strcmp(t.event, "finit_module_ret") ||
+		 !strcmp(t.event, "init_module_ret"))
+		boottrace__end(bt, BT_MODULE, &t);
+	else if (!strcmp(t.event, "async_entry"))
+		boottrace__push(bt, BT_ASYNC, &t);
+	else if (!strcmp(t.event, "async_return"))
+		boottrace__end(bt, BT_ASYNC, &t);
 	else if (!strcmp(t.event, "module_load"))
 		boottrace__module_load(bt, &t);
 	else if (!strcmp(t.event, "kthread_create_start"))
@@ -472,7 +547,8 @@ static void boottrace__line(struct boottrace *bt, char *line)
 
 /*
  * Keep a span open at the cutover: its end comes later.  A module load
- * counts only while its init runs (the thread is inside finit_module()).
+ * without its syscall event counts only while its init runs; an async
+ * function only told the probes before the cutover apart.
  */
 static void boottrace__keep_open(struct boottrace *bt,
 				 const struct boottrace_span *p)
@@ -480,9 +556,9 @@ static void boottrace__keep_open(struct boottrace *bt,
 	struct boottrace_open *op = bt->open;
 	const struct boottrace_span *ic;
 
-	if (!op || op->n == BOOTTRACE_MAX_OPEN)
+	if (!op || op->n == BOOTTRACE_MAX_OPEN || p->kind == BT_ASYNC)
 		return;
-	if (p->kind == BT_MODULE) {
+	if (p->kind == BT_MODULE && !p->syscall[0]) {
 		ic = span_of(bt->pending, bt->npending, BT_INITCALL, p->pid);
 		if (!ic || strcmp(ic->module, p->name))
 			return;
@@ -493,6 +569,10 @@ static void boottrace__keep_open(struct boottrace *bt,
 /* Starts without an end: what was still running when we attached. */
 static void boottrace__flush_pending(struct boottrace *bt)
 {
+	static const char *const start_type[] = {
+		[BT_INITCALL] = "initcall_start", [BT_PROBE] = "probe_start",
+		[BT_MODULE] = "module_load_start",
+	};
 	json_object *o;
 	int i;
 
@@ -500,10 +580,11 @@ static void boottrace__flush_pending(struct boottrace *bt)
 		const struct boottrace_span *p = &bt->pending[i];
 
 		boottrace__keep_open(bt, p);
-		if (p->kind == BT_MODULE)
+		if (p->kind == BT_ASYNC || (p->kind == BT_MODULE && !p->syscall[0]))
 			continue;
-		o = span_json(p->kind == BT_INITCALL ? "initcall_start" :
-			      "probe_start", p, 0, bt->st->clock, true);
+		o = span_json(start_type[p->kind], p, 0, bt->st->clock, true);
+		if (p->kind == BT_PROBE)
+			add_origin(o, p, bt->pending, bt->npending);
 		boottrace__write(bt, o);
 		bt->st->unmatched++;
 	}
@@ -528,6 +609,30 @@ static void read_clock(const char *tracefs, char *clock, size_t len)
 }
 
 /*
+ * The hits of the bootprobe/ kprobes the kernel could not record (a
+ * return probe with no free instance, a probe hit inside another):
+ * tracefs/kprobe_profile, "  bootprobe/probe_return   12   0".
+ */
+static uint64_t read_kprobe_missed(const char *tracefs)
+{
+	unsigned long long hits, missed;
+	uint64_t sum = 0;
+	char path[512], name[128], buf[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/kprobe_profile", tracefs);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(buf, sizeof(buf), f))
+		if (sscanf(buf, "%127s %llu %llu", name, &hits, &missed) == 3 &&
+		    !strncmp(name, "bootprobe/", strlen("bootprobe/")))
+			sum += missed;
+	fclose(f);
+	return sum;
+}
+
+/*
  * The boot-time events, by whether the collector sees them itself once
  * attached (starts: turned off at the cutover) or not for the calls
  * already running (ends: followed while a span is open).
@@ -536,9 +641,12 @@ static const char *const start_events[] = {
 	"initcall/initcall_start", "kthread/kthread_create_start",
 	"kthread/kthread_create_end", "signal/signal_generate",
 	"module/module_load", "bootprobe/probe_entry",
+	"bootprobe/finit_module", "bootprobe/init_module",
+	"bootprobe/async_entry", "bootprobe/async_return",
 };
 static const char *const end_events[] = {
 	"initcall/initcall_finish", "bootprobe/probe_return",
+	"bootprobe/finit_module_ret", "bootprobe/init_module_ret",
 };
 
 /* Write @value to tracefs/@rel (absent files are fine: older kernels). */
@@ -566,13 +674,21 @@ static void events_off(const char *tracefs, const char *const *ev, size_t n)
 	}
 }
 
-/* Is any initcall or probe open?  (A module load ends with its initcall.) */
+/*
+ * Is a span open whose end the trace will tell?  (A module load without
+ * its syscall event ends with its initcall.)
+ */
+static bool open__followed(const struct boottrace_span *p)
+{
+	return !p->end_ns && (p->kind != BT_MODULE || p->syscall[0]);
+}
+
 static bool open__any(const struct boottrace_open *op)
 {
 	int i;
 
 	for (i = 0; i < op->n; i++)
-		if (op->span[i].kind != BT_MODULE && !op->span[i].end_ns)
+		if (open__followed(&op->span[i]))
 			return true;
 	return false;
 }
@@ -682,20 +798,19 @@ static void open__claim(struct boottrace_open *op, int pid, uint64_t end_ns)
 static int open__end(struct boottrace_open *op, struct output *out,
 		     const struct boottrace_end_event *ev)
 {
-	enum boottrace_kind kind = ev->probe ? BT_PROBE : BT_INITCALL;
-	struct boottrace_span *p = open__find(op, kind, ev->pid), *m;
+	struct boottrace_span *p = open__find(op, ev->kind, ev->pid), *m;
 	json_object *o;
 
-	if (!p || (ev->probe && open__claimed(op, ev->pid, ev->ts_ns)))
+	if (!p || (ev->kind == BT_PROBE && open__claimed(op, ev->pid, ev->ts_ns)))
 		return 0;
 	p->end_ns = ev->ts_ns;
 	p->end_from_trace = true;
-	o = span_json(ev->probe ? "probe" : "initcall", p, ev->ts_ns, "boot",
-		      false);
-	add_ret(o, kind, ev->ret);
-	if (ev->probe) {
-		add_origin(o, open__find(op, BT_INITCALL, ev->pid));
-	} else if ((m = open__find(op, BT_MODULE, ev->pid)) &&
+	o = span_json(record_type(ev->kind), p, ev->ts_ns, "boot", false);
+	add_ret(o, ev->kind, ev->ret);
+	if (ev->kind == BT_PROBE) {
+		add_origin(o, p, op->span, op->n);
+	} else if (ev->kind == BT_INITCALL &&
+		   (m = open__find(op, BT_MODULE, ev->pid)) && !m->syscall[0] &&
 		   !strcmp(m->name, p->module)) {
 		m->end_ns = ev->ts_ns;
 	}
@@ -705,20 +820,30 @@ static int open__end(struct boottrace_open *op, struct output *out,
 	return 1;
 }
 
+/* The kind of span an end event of trace_pipe ends, or -1. */
+static int end_kind(const char *event)
+{
+	if (!strcmp(event, "probe_return"))
+		return BT_PROBE;
+	if (!strcmp(event, "initcall_finish"))
+		return BT_INITCALL;
+	if (!strcmp(event, "finit_module_ret") || !strcmp(event, "init_module_ret"))
+		return BT_MODULE;
+	return -1;
+}
+
 /* A trace_pipe line: queued if it may end an open span. */
 static void open__line(struct boottrace_open *op, char *line)
 {
 	struct boottrace_end_event *ev;
 	struct tline t;
-	bool probe;
+	int kind;
 
 	if (!tline_parse(line, &t) || t.ts_ns < op->attach_ns)
 		return;
 	op->lines_after++;
-	probe = !strcmp(t.event, "probe_return");
-	if (!probe && strcmp(t.event, "initcall_finish"))
-		return;
-	if (!open__find(op, probe ? BT_PROBE : BT_INITCALL, t.pid))
+	kind = end_kind(t.event);
+	if (kind < 0 || !open__find(op, kind, t.pid))
 		return;
 	if (op->nqueued == (int)ARRAY_SIZE(op->queued)) {
 		op->lost++;
@@ -727,8 +852,8 @@ static void open__line(struct boottrace_open *op, char *line)
 	ev = &op->queued[op->nqueued++];
 	ev->ts_ns = t.ts_ns;
 	ev->pid = t.pid;
-	ev->probe = probe;
-	ev->ret = (int)field_long(t.rest, "ret=");
+	ev->kind = kind;
+	ev->ret = field_long(t.rest, "ret=");
 }
 
 /* Whatever trace_pipe holds now, line by line. */
@@ -819,6 +944,46 @@ enum boottrace_end boottrace_open__end(struct boottrace_open *op, int pid,
 	return BT_ENDED;
 }
 
+enum boottrace_end boottrace_open__end_module(struct boottrace_open *op,
+					      int pid, uint64_t end_ns,
+					      const struct boottrace_span **span)
+{
+	struct boottrace_span *p = NULL;
+	int i;
+
+	for (i = op ? op->n - 1 : -1; i >= 0; i--)
+		if (op->span[i].kind == BT_MODULE && op->span[i].pid == pid &&
+		    op->span[i].syscall[0]) {
+			p = &op->span[i];
+			break;
+		}
+	if (!p)
+		return BT_NOT_OPEN;
+	if (p->end_ns) {
+		if (p->end_from_trace && (p->end_ns > end_ns ? p->end_ns - end_ns :
+					  end_ns - p->end_ns) < SAME_END_NS) {
+			op->duplicates++;
+			return BT_DUPLICATE;
+		}
+		return BT_NOT_OPEN;
+	}
+	p->end_ns = end_ns;
+	*span = p;
+	return BT_ENDED;
+}
+
+bool boottrace_open__origin(const struct boottrace_open *op, const char *owner,
+			    uint64_t start_ns, json_object *origin)
+{
+	const struct boottrace_span *m;
+
+	if (!op || !origin || !(m = loading(op->span, op->n, owner, start_ns)))
+		return false;
+	origin_set(origin, "module_load", m->pid, m->comm, "module", m->name);
+	json_object_object_add(origin, "from", json_object_new_string("boot_trace"));
+	return true;
+}
+
 bool boottrace_open__has(const struct boottrace_open *op, int pid)
 {
 	int i;
@@ -839,6 +1004,8 @@ bool boottrace_open__state(const struct boottrace_open *op, int pid,
 	if (!op || !state)
 		return false;
 	p = span_of(op->span, op->n, BT_MODULE, pid);
+	if (p && !p->name[0])	/* killed before load_module() named it */
+		p = NULL;
 	/* The collector saw finit_module() enter, not the module's name. */
 	if (p && p->start_ns <= ts_ns &&
 	    json_object_object_get_ex(state, "module_load", &m) &&
@@ -881,7 +1048,7 @@ static json_object *open__stats_json(const struct boottrace_open *op)
 	int i, still = 0;
 
 	for (i = 0; i < op->n; i++)
-		still += op->span[i].kind != BT_MODULE && !op->span[i].end_ns;
+		still += open__followed(&op->span[i]);
 	json_object_object_add(o, "open", json_object_new_int64(op->n));
 	json_object_object_add(o, "ends_from_trace",
 			       json_object_new_int64(op->ends_from_trace));
@@ -916,6 +1083,8 @@ json_object *boottrace__stats_json(const struct boottrace_stats *st,
 	json_object_object_add(o, "sigchld_filtered",
 			       json_object_new_int64(st->sigchld_filtered));
 	json_object_object_add(o, "lost_entries", json_object_new_int64(st->lost));
+	json_object_object_add(o, "kprobe_missed",
+			       json_object_new_int64(read_kprobe_missed(tracefs)));
 	if (open)
 		json_object_object_add(o, "after_cutover", open__stats_json(open));
 	return o;

@@ -17,16 +17,29 @@
  * The kernel arguments that record what the collector cannot see (printed
  * by `probetrace --boot-args`).  really_probe(dev, drv): %di is dev, whose
  * first field is kobj, whose first field is its name; %si is drv, whose
- * first field is its name.  really_probe returns a driver's probe error as
- * a positive number, so ret is read as s32.
+ * first field is its name and third its owner, a struct module whose name
+ * is at +24 (state, list, name: unchanged since 2.6; "(fault)" when built
+ * in).  really_probe returns a driver's probe error as a positive number,
+ * so ret is read as s32.  A module load is its syscall, from entry to
+ * return (x86-64 wrappers, as the BPF side); a probe runs asynchronously
+ * inside async_run_entry_fn().  Return probes may be pending on many
+ * threads at once (udevd's workers, async kworkers): 64 instances each,
+ * and the misses are read back from kprobe_profile.
  */
 #define PT_BOOT_ARGS \
 	"trace_event=initcall:initcall_start,initcall:initcall_finish," \
 	"kthread:kthread_create_start,kthread:kthread_create_end," \
 	"signal:signal_generate,module:module_load " \
 	"kprobe_event=p:bootprobe/probe_entry,really_probe," \
-	"drv=+0(+0(%si)):string,dev=+0(+0(%di)):string;" \
-	"r:bootprobe/probe_return,really_probe,ret=$retval:s32 " \
+	"drv=+0(+0(%si)):string,dev=+0(+0(%di)):string," \
+	"owner=+24(+16(%si)):string;" \
+	"r64:bootprobe/probe_return,really_probe,ret=$retval:s32;" \
+	"p:bootprobe/finit_module,__x64_sys_finit_module;" \
+	"r64:bootprobe/finit_module_ret,__x64_sys_finit_module,ret=$retval:s64;" \
+	"p:bootprobe/init_module,__x64_sys_init_module;" \
+	"r64:bootprobe/init_module_ret,__x64_sys_init_module,ret=$retval:s64;" \
+	"p:bootprobe/async_entry,async_run_entry_fn;" \
+	"r64:bootprobe/async_return,async_run_entry_fn " \
 	"trace_clock=boot"
 
 struct output;
@@ -46,7 +59,13 @@ struct boottrace_stats {
 
 #define BOOTTRACE_MAX_OPEN 64
 
-enum boottrace_kind { BT_INITCALL, BT_PROBE, BT_MODULE };
+/*
+ * BT_MODULE: a module load, from its syscall's entry to its return (name
+ * from module:module_load), or without the syscall events from
+ * module:module_load to the end of the module's init.  BT_ASYNC: an async
+ * function running (only to tell an async probe).
+ */
+enum boottrace_kind { BT_INITCALL, BT_PROBE, BT_MODULE, BT_ASYNC };
 
 /* A span the boot-time trace saw start and not end before the cutover. */
 struct boottrace_span {
@@ -55,17 +74,21 @@ struct boottrace_span {
 	uint64_t start_ns;
 	uint64_t end_ns;	/* 0 while running */
 	bool end_from_trace;	/* its record was written from the trace */
+	bool async;		/* probe: inside an async function */
 	char comm[32];
 	char name[64];		/* initcall function, driver or module */
 	char device[32];
-	char module[32];	/* initcall: the module whose init it is */
+	char module[32];	/* initcall: the module whose init it is;
+				 * probe: the driver's owner ("" built in) */
+	char syscall[16];	/* module: "finit_module", "init_module", or
+				 * "" when only module:module_load was seen */
 };
 
 /*
  * The spans open at the cutover.  A call already running when a BPF
  * program attaches never reaches its fexit (the trampoline wraps only the
  * calls that enter after it), so their ends come from the boot-time
- * kretprobe and initcall_finish, which stay enabled and are read from
+ * kretprobes and initcall_finish, which stay enabled and are read from
  * trace_pipe until the last open span has ended.
  */
 struct boottrace_open {
@@ -81,8 +104,8 @@ struct boottrace_open {
 	struct boottrace_end_event {
 		uint64_t ts_ns;
 		int pid;
-		int ret;
-		bool probe;	/* probe_return, else initcall_finish */
+		long ret;
+		enum boottrace_kind kind;	/* of the span it ends */
 	} queued[256];
 	int nclaimed;		/* ends of other probes on those threads, */
 	struct {		/* from BPF records: not theirs */
@@ -139,6 +162,24 @@ enum boottrace_end boottrace_open__end(struct boottrace_open *open, int pid,
  */
 bool boottrace_open__state(const struct boottrace_open *open, int pid,
 			   uint64_t ts_ns, json_object *state);
+
+/*
+ * A BPF module_load record of @pid ending at @end_ns: ends the module load
+ * open at the cutover on that thread; *span is set to it (its start and
+ * name) when BT_ENDED.
+ */
+enum boottrace_end boottrace_open__end_module(struct boottrace_open *open,
+					      int pid, uint64_t end_ns,
+					      const struct boottrace_span **span);
+
+/*
+ * Into a probe's @origin whose kind the collector could not tell: the
+ * load of @owner the trace saw running at @start_ns (the thread that
+ * loads it, "from": "boot_trace").  True if it set it.
+ */
+bool boottrace_open__origin(const struct boottrace_open *open,
+			    const char *owner, uint64_t start_ns,
+			    json_object *origin);
 
 /* True while a span open at the cutover runs on @pid. */
 bool boottrace_open__has(const struct boottrace_open *open, int pid);

@@ -46,6 +46,7 @@ static struct env {
 	double duration;	/* seconds, 0: until SIGTERM/SIGINT */
 	unsigned long ringbuf_size;	/* bytes, a power of 2 */
 	long bench_format;	/* --bench-format N: records to format, 0: trace */
+	uint64_t boot_trace_at;	/* --read-boot-trace NS: cutover, 0: trace */
 	bool boot_trace;
 	bool keep_boot_trace;
 	bool sigchld;
@@ -76,6 +77,7 @@ struct collector {
 	struct boottrace_open boot_open;	/* probes open at the cutover */
 	uint64_t starts_from_boot_trace;
 	uint64_t states_from_boot_trace;	/* signal states completed */
+	uint64_t origins_from_boot_trace;	/* probe origins completed */
 	struct attach_stats attach;
 	int attach_err;
 	/* Opened at start (see collector__open_later), -1 if not wanted. */
@@ -103,6 +105,7 @@ static const char doc[] =
 "                  [--duration SEC] [--no-boot-trace] [--sigchld]\n"
 "                  [--attach-dir DIR]\n"
 "       probetrace --input EVENTS.jsonl [--table|--json]\n"
+"       probetrace --read-boot-trace NS [--tracefs DIR]\n"
 "\n"
 "EXAMPLES:\n"
 "    probetrace                    # a table on a terminal, until Ctrl-C\n"
@@ -117,6 +120,10 @@ static const char doc[] =
 "                                  # output) before the trailer\n"
 "    probetrace --input events.jsonl\n"
 "                                  # read a recorded stream back as a table\n"
+"    probetrace --read-boot-trace 4000000000 --tracefs copy/\n"
+"                                  # the records of a copy of tracefs (trace,\n"
+"                                  # trace_pipe, trace_clock) for a cutover\n"
+"                                  # at 4 s of boot, without BPF\n"
 "\n"
 "On SIGTERM or SIGINT it drains the ring buffer, writes a trailer record\n"
 "(events written, dropped in user space, dropped in BPF, programs not\n"
@@ -136,6 +143,7 @@ enum {
 	OPT_ATTACH_DIR,
 	OPT_RINGBUF_SIZE,
 	OPT_BENCH_FORMAT,
+	OPT_READ_BOOT_TRACE,
 };
 
 static const struct argp_option opts[] = {
@@ -169,6 +177,8 @@ static const struct argp_option opts[] = {
 	  "Ring buffer size, a power of 2 from 4K to 1G, suffix K or M (default 16M)", 0 },
 	{ "bench-format", OPT_BENCH_FORMAT, "N", 0,
 	  "Format N synthetic records as the collector does (no BPF), print ns per record", 0 },
+	{ "read-boot-trace", OPT_READ_BOOT_TRACE, "NS", 0,
+	  "Only read the boot-time trace as if attached at NS ns of boot (no BPF); statistics on stderr", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output on stderr", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
 	{},
@@ -225,6 +235,12 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.bench_format = strtol(arg, &end, 10);
 		if (errno || *end || env.bench_format <= 0)
 			argp_error(state, "--bench-format %s: not a positive count", arg);
+		break;
+	case OPT_READ_BOOT_TRACE:
+		errno = 0;
+		env.boot_trace_at = strtoull(arg, &end, 10);
+		if (errno || *end || *arg == '-' || !env.boot_trace_at)
+			argp_error(state, "--read-boot-trace %s: not a positive ns count", arg);
 		break;
 	case 'd':
 		errno = 0;
@@ -575,6 +591,25 @@ static int collector__attach(struct collector *c)
 }
 
 /*
+ * An async probe the collector saw whose scheduling it did not (before
+ * the cutover), or a probe in a module load whose syscall it did not see:
+ * the boot-time trace knows which thread was loading the driver's module.
+ */
+static json_object *probe_origin_from_trace(struct collector *c,
+					    const struct pt_probe *e,
+					    json_object *rec)
+{
+	json_object *origin, *kind;
+
+	if (rec && json_object_object_get_ex(rec, "origin", &origin) &&
+	    json_object_object_get_ex(origin, "kind", &kind) &&
+	    strcmp(json_object_get_string(kind), "module_load") &&
+	    boottrace_open__origin(&c->boot_open, e->owner, e->start_ns, origin))
+		c->origins_from_boot_trace++;
+	return rec;
+}
+
+/*
  * A probe that began before the cutover and ends after it: the boot-time
  * trace saw it start (if the fentry program was not attached yet), and may
  * have written its end already (a BPF record of it is then a duplicate).
@@ -603,11 +638,46 @@ static json_object *probe_from_event(struct collector *c, const void *data,
 					       json_object_new_string("boot_trace"));
 			c->starts_from_boot_trace++;
 		}
-		return rec;
+		return probe_origin_from_trace(c, &e, rec);
 	case BT_NOT_OPEN:
 		break;
 	}
-	return record__from_event(data, size, &c->sym);
+	return probe_origin_from_trace(c, &e, record__from_event(data, size,
+								 &c->sym));
+}
+
+/*
+ * A module load that began before the cutover and ends after it: fexit
+ * sees its end only if it entered after the trampoline, and its entry and
+ * name may be the trace's; an end the trace wrote already is a duplicate.
+ */
+static json_object *module_from_event(struct collector *c, const void *data,
+				      size_t size, bool *duplicate)
+{
+	const struct boottrace_span *span;
+	struct pt_module e;
+	json_object *rec;
+
+	memcpy(&e, data, sizeof(e));
+	switch (boottrace_open__end_module(&c->boot_open, e.hdr.pid,
+					   e.hdr.ts_ns, &span)) {
+	case BT_DUPLICATE:
+		*duplicate = true;
+		return NULL;
+	case BT_NOT_OPEN:
+		return record__from_event(data, size, &c->sym);
+	case BT_ENDED:
+		break;
+	}
+	if (!e.start_ns)
+		e.start_ns = span->start_ns;
+	if (!e.name[0])
+		snprintf(e.name, sizeof(e.name), "%s", span->name);
+	rec = record__from_event(&e, sizeof(e), &c->sym);
+	if (rec && e.start_ns == span->start_ns)
+		json_object_object_add(rec, "start_from",
+				       json_object_new_string("boot_trace"));
+	return rec;
 }
 
 /*
@@ -653,6 +723,8 @@ static int handle_event(void *ctx, void *data, size_t size)
 		rec = probe_from_event(c, data, size, &duplicate);
 	else if (size >= sizeof(struct pt_signal) && h->type == PT_SIGNAL_GENERATE)
 		rec = signal_from_event(c, data, size);
+	else if (size >= sizeof(struct pt_module) && h->type == PT_MODULE_LOAD)
+		rec = module_from_event(c, data, size, &duplicate);
 	else
 		rec = record__from_event(data, size, &c->sym);
 	if (duplicate)
@@ -934,6 +1006,8 @@ static void collector__trailer(struct collector *c)
 			       json_object_new_int64(c->starts_from_boot_trace));
 	json_object_object_add(o, "signal_states_from_boot_trace",
 			       json_object_new_int64(c->states_from_boot_trace));
+	json_object_object_add(o, "probe_origins_from_boot_trace",
+			       json_object_new_int64(c->origins_from_boot_trace));
 	if (env.attach_dir)
 		json_object_object_add(o, "attachments", collector__attachments(c));
 	if (c->sym.err)
@@ -1032,6 +1106,42 @@ out:
 	return err ? 1 : 0;
 }
 
+/*
+ * The boot-time trace alone: what the collector writes from it for a
+ * cutover at env.boot_trace_at, the spans open then followed to the end of
+ * trace_pipe.  Nothing is turned off in tracefs.
+ */
+static int boot_trace_main(void)
+{
+	struct boottrace_open open = { .pipe_fd = -1 };
+	struct boottrace_stats st = { .sigchld = env.sigchld };
+	struct output out;
+	json_object *stats;
+	int err;
+
+	err = output__open(&out, env.output, env.table);
+	if (err) {
+		fprintf(stderr, "probetrace: %s: %s\n", env.output, strerror(-err));
+		return 1;
+	}
+	err = boottrace__emit(env.tracefs, env.boot_trace_at, false, &out, &st,
+			      &open);
+	boottrace__follow(&open, &out, UINT64_MAX);
+	boottrace__stop(&open);
+	output__flush(&out);
+	output__close(&out);
+	if (err) {
+		fprintf(stderr, "probetrace: %s/trace: %s\n", env.tracefs,
+			strerror(-err));
+		return 1;
+	}
+	stats = boottrace__stats_json(&st, &open, env.tracefs);
+	fprintf(stderr, "%s\n", json_object_to_json_string_ext(stats,
+							       JSON_C_TO_STRING_PLAIN));
+	json_object_put(stats);
+	return 0;
+}
+
 static int replay_main(void)
 {
 	struct replay_stats st;
@@ -1118,5 +1228,7 @@ int main(int argc, char **argv)
 		return replay_main();
 	if (env.bench_format)
 		return bench_format_main();
+	if (env.boot_trace_at)
+		return boot_trace_main();
 	return trace_main();
 }

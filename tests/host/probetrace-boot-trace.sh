@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# What the collector makes of the boot-time trace (probetrace
+# --read-boot-trace: no BPF, a copy of tracefs), for a cutover in the middle
+# of a module load, as the guest saw it when the collector was not waited
+# for.  The trace below has the shape of a 6.1 guest's with --boot-args:
+#   - a built-in probe (serial8250, no owner) inside its initcall;
+#   - modprobe (pid 100) loading foo entirely before the cutover, whose
+#     init probes foo.0;
+#   - modprobe (pid 120) loading test_async_driver_probe from 3.0 s, the
+#     cutover at 4.0 s: an async probe on a kworker and a sync probe in
+#     modprobe begun before it; their ends, the init's and the syscall's
+#     return after it (trace_pipe).
+# Each span must come out once, with its module-load origin (the async
+# probe's is the thread loading its driver's module, not the kworker),
+# the module loads as module_load records (pre-collector, or from the
+# trace across the cutover), and the kprobe misses of kprobe_profile.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+
+PROBETRACE=${PROBETRACE:-build/bin/probetrace}
+if [ ! -x "$PROBETRACE" ]; then
+	skip "probetrace reads the boot-time trace" "$PROBETRACE not built"
+	exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fs=$tmp/tracefs
+mkdir -p "$fs"
+echo 'local global counter uptime perf mono mono_raw [boot] x86-tsc' >"$fs/trace_clock"
+cat >"$fs/trace" <<'TRACE'
+# tracer: nop
+#
+# entries-in-buffer/entries-written: 29/29   #P:1
+#
+#                                _-----=> irqs-off/BH-disabled
+#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION
+#              | |         |   |||||     |         |
+       swapper/0-1       [000] .....     0.500000: initcall_start: func=serial8250_init+0x0/0x1a0
+       swapper/0-1       [000] .....     0.510000: probe_entry: (really_probe+0x0/0x3c0) drv="serial8250" dev="serial8250" owner=(fault)
+       swapper/0-1       [000] .....     0.520000: probe_return: (__driver_probe_device+0x7e/0x140 <- really_probe) ret=0
+       swapper/0-1       [000] .....     0.530000: initcall_finish: func=serial8250_init+0x0/0x1a0 ret=0
+        modprobe-100     [000] .....     1.000000: finit_module: (__x64_sys_finit_module+0x0/0xb0)
+        modprobe-100     [000] .....     1.100000: module_load: foo
+        modprobe-100     [000] .....     1.110000: initcall_start: func=foo_init+0x0/0x1000 [foo]
+        modprobe-100     [000] .....     1.200000: probe_entry: (really_probe+0x0/0x3c0) drv="foo" dev="foo.0" owner="foo"
+        modprobe-100     [000] .....     1.300000: probe_return: (__driver_probe_device+0x7e/0x140 <- really_probe) ret=0
+        modprobe-100     [000] .....     1.400000: initcall_finish: func=foo_init+0x0/0x1000 [foo] ret=0
+        modprobe-100     [000] .....     1.500000: finit_module_ret: (do_syscall_64+0x3d/0x90 <- __x64_sys_finit_module) ret=0
+        modprobe-120     [000] .....     3.000000: finit_module: (__x64_sys_finit_module+0x0/0xb0)
+        modprobe-120     [000] .....     3.100000: module_load: test_async_driver_probe
+        modprobe-120     [000] .....     3.110000: initcall_start: func=test_async_probe_init+0x0/0x1000 [test_async_driver_probe]
+    kworker/u2:0-30      [000] .....     3.300000: async_entry: (async_run_entry_fn+0x0/0x130)
+    kworker/u2:0-30      [000] .....     3.310000: probe_entry: (really_probe+0x0/0x3c0) drv="test_async_driver" dev="test_async_driver.0" owner="test_async_driver_probe"
+        modprobe-120     [000] .....     3.400000: probe_entry: (really_probe+0x0/0x3c0) drv="test_sync_driver" dev="test_sync_driver.0" owner="test_async_driver_probe"
+    kworker/u2:0-30      [000] .....     8.310000: probe_return: (__driver_probe_device+0x7e/0x140 <- really_probe) ret=0
+    kworker/u2:0-30      [000] .....     8.320000: async_return: (process_one_work+0x1e5/0x3b0 <- async_run_entry_fn)
+        modprobe-120     [000] .....     8.400000: probe_return: (__driver_probe_device+0x7e/0x140 <- really_probe) ret=0
+        modprobe-120     [000] .....    13.500000: initcall_finish: func=test_async_probe_init+0x0/0x1000 [test_async_driver_probe] ret=0
+        modprobe-120     [000] .....    13.600000: finit_module_ret: (do_syscall_64+0x3d/0x90 <- __x64_sys_finit_module) ret=0
+TRACE
+# trace_pipe gives the same events (the collector skips those before the cutover).
+grep -v '^#' "$fs/trace" >"$fs/trace_pipe"
+cat >"$fs/kprobe_profile" <<'PROFILE'
+  bootprobe/probe_entry                                      6               0
+  bootprobe/probe_return                                     5               2
+  kprobe/unrelated                                           9               7
+PROFILE
+
+out=$tmp/records.jsonl
+"$PROBETRACE" --read-boot-trace 4000000000 --tracefs "$fs" --json >"$out" 2>"$tmp/stats"
+st=$?
+check "probetrace --read-boot-trace exits 0 (got $st)" test "$st" = 0
+stats=$(tail -1 "$tmp/stats")
+
+# jq_check WHAT FILTER: FILTER over the records (an array) is true.
+jq_check() {
+	local got
+	got=$(jq -s "$2" "$out" 2>&1)
+	if [ "$got" = true ]; then pass "$1"; else fail "$1" "jq: $got"; fi
+}
+stats_check() {
+	local got
+	got=$(printf '%s\n' "$stats" | jq "$2" 2>&1)
+	if [ "$got" = true ]; then pass "$1"; else fail "$1" "jq: $got (stats: $stats)"; fi
+}
+
+jq_check "the built-in probe: initcall origin, no owner, not async" \
+	'[.[] | select(.type == "probe" and .driver == "serial8250")] | length == 1 and
+	 (.[0] | .pre_collector and .owner == "" and (.async | not) and
+	  .origin.kind == "initcall" and .origin.initcall == "serial8250_init")'
+jq_check "foo's load before the cutover: one pre-collector module_load, 0.5 s, ret 0" \
+	'[.[] | select(.type == "module_load" and .name == "foo")] | length == 1 and
+	 (.[0] | .pre_collector and .syscall == "finit_module" and .pid == 100 and
+	  .duration_ns == 500000000 and .ret == 0)'
+jq_check "foo.0's probe: origin modprobe[100] loading foo" \
+	'[.[] | select(.type == "probe" and .device == "foo.0")] | length == 1 and
+	 (.[0].origin | .kind == "module_load" and .module == "foo" and .pid == 100 and .comm == "modprobe")'
+jq_check "the async probe: one span, async, on the kworker, from the trace across the cutover" \
+	'[.[] | select(.type == "probe" and .device == "test_async_driver.0")] | length == 1 and
+	 (.[0] | .async and .comm == "kworker/u2:0" and .start_ns == 3310000000 and
+	  .end_ns == 8310000000 and .start_from == "boot_trace" and .end_from == "boot_trace")'
+jq_check "its origin is modprobe[120] loading its driver's module, not the kworker" \
+	'[.[] | select(.type == "probe" and .device == "test_async_driver.0")][0].origin |
+	 .kind == "module_load" and .module == "test_async_driver_probe" and .pid == 120 and .comm == "modprobe"'
+jq_check "the sync probe: one span in modprobe, not async, same origin" \
+	'[.[] | select(.type == "probe" and .device == "test_sync_driver.0")] | length == 1 and
+	 (.[0] | (.async | not) and .pid == 120 and .duration_ns == 5000000000 and
+	  .origin.kind == "module_load" and .origin.pid == 120)'
+jq_check "the module load across the cutover: one module_load from the trace, 10.6 s, ret 0" \
+	'[.[] | select(.type == "module_load" and .name == "test_async_driver_probe")] | length == 1 and
+	 (.[0] | (.pre_collector | not) and .start_from == "boot_trace" and .end_from == "boot_trace" and
+	  .start_ns == 3000000000 and .duration_ns == 10600000000 and .ret == 0 and .syscall == "finit_module")'
+jq_check "and its start as a pre-collector module_load_start, named" \
+	'[.[] | select(.type == "module_load_start")] | length == 1 and
+	 (.[0] | .pre_collector and .name == "test_async_driver_probe" and .start_ns == 3000000000)'
+jq_check "the starts open at the cutover are written once each (2 probes, 1 initcall)" \
+	'([.[] | select(.type == "probe_start")] | length) == 2 and
+	 ([.[] | select(.type == "initcall_start")] | length) == 1'
+jq_check "no async or module span leaks out as a record of its own" \
+	'all(.[]; .type | IN("probe", "probe_start", "initcall", "initcall_start", "module_load", "module_load_start"))'
+stats_check "statistics: every followed span ended, none lost, 4 ends from trace_pipe" \
+	'.after_cutover | .open == 4 and .still_open == 0 and .lost == 0 and .ends_from_trace == 4'
+stats_check "statistics: 2 bootprobe kprobe misses read from kprobe_profile (not the other group's 7)" \
+	'.kprobe_missed == 2 and .unparsed == 0 and .clock == "boot"'
+
+# A trace cut in the middle of the load: the syscall never returns.
+head -n -1 "$fs/trace_pipe" >"$fs/trace_pipe.cut" && mv "$fs/trace_pipe.cut" "$fs/trace_pipe"
+"$PROBETRACE" --read-boot-trace 4000000000 --tracefs "$fs" --json >"$out" 2>"$tmp/stats"
+stats=$(tail -1 "$tmp/stats")
+stats_check "a load whose return never comes is counted still open" \
+	'.after_cutover.still_open == 1'
+jq_check "and has no module_load record, only its start" \
+	'[.[] | select(.type == "module_load" and .name == "test_async_driver_probe")] | length == 0'
+
+for bad in -1 0 12x ''; do
+	"$PROBETRACE" --read-boot-trace "$bad" --tracefs "$fs" >/dev/null 2>"$tmp/err"
+	st=$?
+	check "--read-boot-trace '$bad' is refused with one line naming it (exit $st)" \
+		sh -c "[ $st -ne 0 ] && grep -q -- \"--read-boot-trace $bad\" '$tmp/err'"
+done
+"$PROBETRACE" --read-boot-trace 4000000000 --tracefs "$tmp/none" >/dev/null 2>"$tmp/err"
+st=$?
+check "a missing tracefs copy is an error naming its trace file (exit $st)" \
+	sh -c "[ $st -eq 1 ] && grep -q '$tmp/none/trace: No such file' '$tmp/err'"
