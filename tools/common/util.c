@@ -377,14 +377,6 @@ char *read_sibling_line(const char *path, const char *name)
 	return text;
 }
 
-uint64_t now_mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
 void now_run_stamp(char *buf, size_t len)
 {
 	time_t t = time(NULL);

@@ -92,7 +92,6 @@ char *sibling_path(const char *path, const char *name);
 /* First line of the file NAME in the folder holding PATH, or NULL. */
 char *read_sibling_line(const char *path, const char *name);
 
-uint64_t now_mono_ns(void);
 /* The local wall clock as a run id starts, e.g. 20261203-075208. */
 void now_run_stamp(char *buf, size_t len);
 /* ISO 8601 UTC of the wall clock, e.g. 2026-12-03T07:52:08Z. */

@@ -24,17 +24,10 @@
 #include <bpf/libbpf.h>
 
 #include "attachcost.skel.h"
+#include "clock.h"
 
 #define MAX_KINDS	8
 #define MAX_ROUNDS	15
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
 
 /* ns per kill of n kills, or -1 on a failed kill. */
 static double kill_loop(unsigned long n)

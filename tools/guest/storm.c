@@ -26,13 +26,7 @@
 #include <unistd.h>
 #include <sched.h>
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
+#include "clock.h"
 
 static int parse_count(const char *s, unsigned long *n)
 {

@@ -27,6 +27,7 @@
 #include "probetrace.h"
 #include "probetrace.skel.h"
 #include "attach.h"
+#include "clock.h"
 #include "boottrace.h"
 #include "output.h"
 #include "record.h"
@@ -269,14 +270,6 @@ static uint64_t cpu_ns(void)
 		return 0;
 	return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ULL +
 	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL;
-}
-
-static uint64_t boot_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 /* The program libbpf last failed to load, from its own message. */
@@ -672,7 +665,8 @@ static json_object *module_from_event(struct collector *c, const void *data,
 	if (!e.start_ns)
 		e.start_ns = span->start_ns;
 	if (!e.name[0])
-		snprintf(e.name, sizeof(e.name), "%s", span->name);
+		snprintf(e.name, sizeof(e.name), "%.*s", (int)sizeof(e.name) - 1,
+			 span->name);
 	rec = record__from_event(&e, sizeof(e), &c->sym);
 	if (rec && e.start_ns == span->start_ns)
 		json_object_object_add(rec, "start_from",

@@ -10,6 +10,7 @@
 #include <linux/types.h>
 
 #include "probetrace.h"
+#include "clock.h"
 #include "events.h"
 #include "ksyms.h"
 #include "record.h"
@@ -131,14 +132,6 @@ static void add(json_object *o, const char *key, json_object *v)
 #define add_bool(o, key, v) add(o, key, json_object_new_boolean(!!(v)))
 
 /* ---- symbols --------------------------------------------------------------- */
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
 
 /*
  * kallsyms for addr, read again when modules changed since the last read

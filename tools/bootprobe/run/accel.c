@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "accel.h"
+#include "clock.h"
 #include "qemu.h"
 #include "util.h"
 
@@ -29,11 +30,11 @@ static int kvm_device_usable(char *why, size_t len)
 /* Poll the probe's console for the kernel banner until the deadline. */
 static int wait_for_banner(const char *console, pid_t pid, double deadline_s)
 {
-	uint64_t end = now_mono_ns() + (uint64_t)(deadline_s * 1e9);
+	uint64_t end = mono_ns() + (uint64_t)(deadline_s * 1e9);
 	struct timespec tick = { 0, 100 * 1000 * 1000 };
 	int status;
 
-	while (now_mono_ns() < end) {
+	while (mono_ns() < end) {
 		char *text = read_file(console, NULL);
 		int seen = text && strstr(text, "Linux version");
 

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "runner.h"
 #include "accel.h"
+#include "clock.h"
 #include "boot.h"
 #include "jsonio.h"
 #include "qemu.h"
@@ -286,7 +287,7 @@ static int boot__start(struct run *run, struct boot *b)
 	err = write_file_atomic(cmdfile, text, strlen(text));
 	if (!err) {
 		now_iso8601(b->started_at, sizeof(b->started_at));
-		b->start_ns = now_mono_ns();
+		b->start_ns = mono_ns();
 		b->deadline_ns = b->start_ns + (uint64_t)(opts->timeout_s * 1e9);
 		b->pid = qemu__spawn(&argv, log);
 		if (b->pid < 0) {
@@ -311,7 +312,7 @@ static int boot__start(struct run *run, struct boot *b)
 
 static void progress(struct run *run, const struct boot *last)
 {
-	double elapsed = (now_mono_ns() - run->start_ns) / 1e9;
+	double elapsed = (mono_ns() - run->start_ns) / 1e9;
 	double eta = run->nr_finished ?
 		elapsed / run->nr_finished * (run->nr_boots - run->nr_finished) : 0;
 	bool tty = isatty(STDERR_FILENO);
@@ -354,7 +355,7 @@ static void boot__finish(struct run *run, struct boot *b, int status)
 	struct qemu_config cfg = { .root_image = opts->root_image, .kernel_args = guest_args };
 	char *guest_cmdline = qemu__kernel_cmdline(&cfg);
 
-	b->wall_s = (now_mono_ns() - b->start_ns) / 1e9;
+	b->wall_s = (mono_ns() - b->start_ns) / 1e9;
 	b->qe.exited = WIFEXITED(status);
 	b->qe.status = WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status);
 	b->outcome = outcome__classify(console, &b->qe);
@@ -409,7 +410,7 @@ static int running_count(const struct run *run)
 /* Kill every running QEMU whose deadline passed; ms until the next one. */
 static int enforce_deadlines(struct run *run)
 {
-	uint64_t now = now_mono_ns(), next = UINT64_MAX;
+	uint64_t now = mono_ns(), next = UINT64_MAX;
 
 	for (int i = 0; i < run->nr_boots; i++) {
 		struct boot *b = &run->boots[i];
@@ -537,7 +538,7 @@ int run__execute(struct run *run)
 	int sfd, err;
 
 	now_iso8601(run->started_at, sizeof(run->started_at));
-	run->start_ns = now_mono_ns();
+	run->start_ns = mono_ns();
 	/* Published next to the bzImage and the initramfs by the build. */
 	run->build_hash = read_sibling_line(run->opts->kernel, "build-hash");
 	run->guest_args = read_sibling_line(run->opts->initrd, "boot-args");
@@ -564,7 +565,7 @@ int run__execute(struct run *run)
 	}
 	err = run__choose_accel(run);
 	if (!err) {
-		run->start_ns = now_mono_ns();	/* ETA counts boots only */
+		run->start_ns = mono_ns();	/* ETA counts boots only */
 		if (!run->opts->quiet)
 			fprintf(stderr, "bootprobe: run %s: %s%d boots (%d modes x %ld), %ld at once, accel %s, results in %s\n",
 				run->id, run->opts->until_ci_s > 0 ? "up to " : "",
