@@ -36,6 +36,8 @@ check_truth() {
 
 	check "$m: the boot completes" test "$(boot_outcome "$boot")" = ok
 	check "$m: the module test passed in the guest" grep -q 'completed successfully' "$boot/console.log"
+	check "$m: the kernel command line has the boot-time trace arguments once" \
+		test "$(grep -o 'kprobe_event=' "$boot/qemu-cmdline.txt" | wc -l)" = 1
 	pt_check_stream "$m: the event stream is whole: every line valid JSON, header first, trailer last" "$ev"
 	pt_check_no_drops "$m: no event dropped in BPF or user space" "$ev"
 	check_jq "$m: no boot-time kprobe hit missed, no span left open, no end lost" "$ev" \

@@ -38,11 +38,17 @@ pt_require() {
 }
 
 # pt_boot ID [runner options...]: boot with the collector and the kernel
-# arguments that record the probes before it (probetrace --boot-args).
+# arguments that record the probes before it (probetrace --boot-args).  The
+# runner adds them itself from the boot-args file beside the initramfs
+# (make guest writes it); only an initramfs without one needs them here.
 pt_boot() {
 	local id=$1
 	shift
-	bp_run "$id" --initrd "$PT_INITRD" --append "$("$PROBETRACE" --boot-args)" "$@"
+	if [ -e "$(dirname "$PT_INITRD")/boot-args" ]; then
+		bp_run "$id" --initrd "$PT_INITRD" "$@"
+	else
+		bp_run "$id" --initrd "$PT_INITRD" --append "$("$PROBETRACE" --boot-args)" "$@"
+	fi
 }
 
 # pt_q FILE JQ-FILTER: the filter over the whole stream as one array.
