@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "boottrace.h"
+#include "traceline.h"
 #include "output.h"
 #include "record.h"
 
@@ -18,15 +19,6 @@
 #define MAX_PENDING 64
 #define SAME_END_NS 1000000	/* a BPF and a trace end this close: one end */
 
-/* One event line of tracefs/trace. */
-struct tline {
-	char comm[32];
-	int pid;
-	uint64_t ts_ns;
-	char event[64];
-	const char *rest;
-};
-
 struct boottrace {
 	struct output *out;
 	struct boottrace_stats *st;
@@ -36,77 +28,6 @@ struct boottrace {
 	struct boottrace_span pending[MAX_PENDING];	/* starts, no end yet */
 	int npending;
 };
-
-/* "  12.345678:" to ns; the fraction may have 6 or 9 digits. */
-static bool parse_ts(const char *s, uint64_t *ns)
-{
-	uint64_t sec, frac = 0;
-	int digits = 0;
-	char *end;
-
-	sec = strtoull(s, &end, 10);
-	if (end == s || *end != '.')
-		return false;
-	for (s = end + 1; isdigit((unsigned char)*s); s++, digits++)
-		if (digits < 9)
-			frac = frac * 10 + (*s - '0');
-	if (!digits || *s != ':')
-		return false;
-	for (; digits < 9; digits++)
-		frac *= 10;
-	*ns = sec * 1000000000ULL + frac;
-	return true;
-}
-
-/* The "[CPU]" field: '[', digits, ']' after a blank. */
-static char *find_cpu_field(char *line)
-{
-	char *p = line, *q;
-
-	while ((p = strchr(p, '['))) {
-		q = p + 1;
-		while (isdigit((unsigned char)*q))
-			q++;
-		if (q > p + 1 && *q == ']' && p > line && p[-1] == ' ')
-			return p;
-		p++;
-	}
-	return NULL;
-}
-
-/* "  comm-123  [000] d..1.  1.234567: event: rest" */
-static bool tline_parse(char *line, struct tline *t)
-{
-	char *cpu = find_cpu_field(line), *dash, *p, *tok;
-	size_t len;
-
-	if (!cpu)
-		return false;
-	for (p = cpu - 1; p > line && *p == ' '; p--)
-		*p = '\0';
-	while (*line == ' ')
-		line++;
-	dash = strrchr(line, '-');
-	if (!dash || dash == line)
-		return false;
-	*dash = '\0';
-	t->pid = atoi(dash + 1);
-	snprintf(t->comm, sizeof(t->comm), "%s", line);
-	p = strchr(cpu, ']') + 1;
-	/* Flags (irq-info) may or may not be there: find the timestamp. */
-	for (tok = strtok(p, " "); tok; tok = strtok(NULL, " ")) {
-		if (parse_ts(tok, &t->ts_ns))
-			break;
-	}
-	if (!tok)
-		return false;
-	tok = strtok(NULL, " ");
-	if (!tok || (len = strlen(tok)) < 2 || tok[len - 1] != ':')
-		return false;
-	snprintf(t->event, sizeof(t->event), "%.*s", (int)len - 1, tok);
-	t->rest = tok + len + 1;
-	return true;
-}
 
 /* Value of key= up to a blank, '+' (a %pS offset) or quote. */
 static void field(const char *rest, const char *key, char *buf, size_t len)
@@ -167,7 +88,7 @@ static const struct boottrace_span *span_of(const struct boottrace_span *spans,
 }
 
 static void boottrace__push(struct boottrace *bt, enum boottrace_kind kind,
-			    const struct tline *t)
+			    const struct traceline *t)
 {
 	struct boottrace_span *p;
 
@@ -195,7 +116,8 @@ static void boottrace__push(struct boottrace *bt, enum boottrace_kind kind,
 	} else if (kind == BT_MODULE && !strcmp(t->event, "module_load")) {
 		first_word(t->rest, p->name, sizeof(p->name));
 	} else if (kind == BT_MODULE) {
-		snprintf(p->syscall, sizeof(p->syscall), "%s", t->event);
+		snprintf(p->syscall, sizeof(p->syscall), "%.*s",
+			 (int)sizeof(p->syscall) - 1, t->event);
 	}
 }
 
@@ -354,7 +276,7 @@ static void boottrace__module_done(struct boottrace *bt, int pid,
  * module with no init has no end here; the thread's next load replaces
  * it).
  */
-static void boottrace__module_load(struct boottrace *bt, const struct tline *t)
+static void boottrace__module_load(struct boottrace *bt, const struct traceline *t)
 {
 	struct boottrace_span *m = (struct boottrace_span *)span_of(
 		bt->pending, bt->npending, BT_MODULE, t->pid);
@@ -376,7 +298,7 @@ static const char *record_type(enum boottrace_kind kind)
 }
 
 static void boottrace__end(struct boottrace *bt, enum boottrace_kind kind,
-			   const struct tline *t)
+			   const struct traceline *t)
 {
 	struct boottrace_span p;
 	json_object *o;
@@ -398,7 +320,7 @@ static void boottrace__end(struct boottrace *bt, enum boottrace_kind kind,
 
 /* A record of one event line (not a span): header fields of the task. */
 static json_object *event_record(struct boottrace *bt, const char *type,
-				 const struct tline *t)
+				 const struct traceline *t)
 {
 	json_object *o = json_object_new_object();
 
@@ -433,7 +355,7 @@ static void caller_of(const char *rest, char *buf, size_t len)
 }
 
 /* kthread:kthread_create_{start,end} (kernel-patches/0003). */
-static void boottrace__kthread(struct boottrace *bt, const struct tline *t,
+static void boottrace__kthread(struct boottrace *bt, const struct traceline *t,
 			       bool end)
 {
 	const struct boottrace_span *probe = span_of(bt->pending, bt->npending,
@@ -462,7 +384,7 @@ static void boottrace__kthread(struct boottrace *bt, const struct tline *t,
 }
 
 /* signal:signal_generate: "sig=10 errno=0 code=0 comm=x pid=5 grp=0 res=1". */
-static void boottrace__signal(struct boottrace *bt, const struct tline *t)
+static void boottrace__signal(struct boottrace *bt, const struct traceline *t)
 {
 	json_object *o, *target;
 	long sig = field_long(t->rest, "sig=");
@@ -496,7 +418,7 @@ static void boottrace__signal(struct boottrace *bt, const struct tline *t)
 
 static void boottrace__line(struct boottrace *bt, char *line)
 {
-	struct tline t;
+	struct traceline t;
 
 	if (line[0] == '#') {
 		unsigned long long in, written;
@@ -507,7 +429,7 @@ static void boottrace__line(struct boottrace *bt, char *line)
 			bt->st->lost = written - in;
 		return;
 	}
-	if (!tline_parse(line, &t)) {
+	if (!traceline__parse(line, &t)) {
 		if (line[0] && line[0] != '\n')
 			bt->st->unparsed++;
 		return;
@@ -836,10 +758,10 @@ static int end_kind(const char *event)
 static void open__line(struct boottrace_open *op, char *line)
 {
 	struct boottrace_end_event *ev;
-	struct tline t;
+	struct traceline t;
 	int kind;
 
-	if (!tline_parse(line, &t) || t.ts_ns < op->attach_ns)
+	if (!traceline__parse(line, &t) || t.ts_ns < op->attach_ns)
 		return;
 	op->lines_after++;
 	kind = end_kind(t.event);
