@@ -104,6 +104,12 @@ $(STORM): $(OBJ)/guest/storm.o
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) -static $^ -o $@
 
+# One clock for records, printk and the boot-time trace? (bootprobe.clockcheck=N)
+CLOCKCHECK := $(BIN)/clockcheck
+$(CLOCKCHECK): $(OBJ)/guest/clockcheck.o $(OBJ)/common/kmsg.o $(OBJ)/common/traceline.o
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) -static $^ -o $@
+
 # What each kind of BPF attach point costs per event (bootprobe.attachcost=N):
 # bpf/attachcost.bpf.c, built like the collector's, static like it.
 ATTACHCOST := $(BIN)/attachcost
@@ -114,7 +120,8 @@ $(ATTACHCOST): $(OBJ)/guest/attachcost.o
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) -static $^ -o $@ $(PT_LIBS)
 
-GUEST_EXTRAS := $(SLOWPROBE_DIR)/slowprobe.ko $(PROBETRACE) $(STORM) $(ATTACHCOST)
+GUEST_EXTRAS := $(SLOWPROBE_DIR)/slowprobe.ko $(PROBETRACE) $(STORM) $(ATTACHCOST) \
+		$(CLOCKCHECK)
 
 $(GUEST)/initramfs.cpio: tools/mkinitramfs.sh tools/guest/init $(GUEST)/build-hash $(GUEST_EXTRAS)
 	$(Q)tools/mkinitramfs.sh $(GUEST) $@ $(GUEST_EXTRAS)

@@ -28,6 +28,7 @@
 #include "probetrace.skel.h"
 #include "attach.h"
 #include "clock.h"
+#include "kmsg.h"
 #include "boottrace.h"
 #include "output.h"
 #include "record.h"
@@ -79,6 +80,8 @@ struct collector {
 	uint64_t starts_from_boot_trace;
 	uint64_t states_from_boot_trace;	/* signal states completed */
 	uint64_t origins_from_boot_trace;	/* probe origins completed */
+	struct kmsg_offset printk;	/* the console's clock against ours */
+	int printk_err;
 	struct attach_stats attach;
 	int attach_err;
 	/* Opened at start (see collector__open_later), -1 if not wanted. */
@@ -768,6 +771,15 @@ static void collector__header(struct collector *c)
 	json_object_object_add(o, "kthread_source",
 			       json_object_new_string(c->kthread_source));
 	json_object_object_add(o, "sigchld_traced", json_object_new_boolean(env.sigchld));
+	if (c->printk_err) {
+		json_object_object_add(o, "printk_offset_error", json_object_new_string(
+			strerror(-c->printk_err)));
+	} else {
+		json_object_object_add(o, "printk_offset_ns",
+				       json_object_new_int64(c->printk.offset_ns));
+		json_object_object_add(o, "printk_offset_error_ns",
+				       json_object_new_int64(c->printk.error_ns));
+	}
 	json_object_object_add(o, "attached", json_object_get(c->attached));
 	json_object_object_add(o, "not_attached", json_object_get(c->not_attached));
 	output__write(&c->out, o);
@@ -1059,6 +1071,8 @@ static int trace_main(void)
 		err = collector__ring_buffer(&c);
 	if (err)
 		goto out;
+	/* Console times are printk's: how far from ours, for the host to correct. */
+	c.printk_err = kmsg__offset("probetrace: printk clock sample", 3, &c.printk);
 	collector__header(&c);
 	c.boot.sigchld = env.sigchld;
 	if (env.boot_trace)

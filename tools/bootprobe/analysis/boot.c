@@ -216,10 +216,19 @@ static void add_init_exec(struct boot_data *b, struct json_object *r)
 	b->init_exec_s = jint(r, "ts_ns", 0) / 1e9;
 }
 
+/* Beyond this, an offset is no clock's: a damaged header, not used. */
+#define PRINTK_OFFSET_MAX_NS 60000000000LL
+
 static void add_header(struct boot_data *b, struct json_object *r)
 {
+	int64_t off = jint(r, "printk_offset_ns", 0);
+
 	b->has_header = true;
 	copy(b->kthread_source, jstr(r, "kthread_source"));
+	if (off < -PRINTK_OFFSET_MAX_NS || off > PRINTK_OFFSET_MAX_NS)
+		warn(b, "header: printk_offset_ns %lld out of range (not used)", (long long)off);
+	else
+		b->printk_offset_s = off / 1e9;
 }
 
 static void add_trailer(struct boot_data *b, struct json_object *r)
@@ -446,7 +455,7 @@ static double kernel_stamp(const char *line, const char **rest)
 static void console_line(struct boot_data *b, const char *line)
 {
 	const char *rest, *p;
-	double t = kernel_stamp(line, &rest), v;
+	double t = kernel_stamp(line, &rest) - b->printk_offset_s, v;
 	struct udev_kill *k;
 	int a, c;
 	char dev[NAME_LEN], drv[NAME_LEN];
@@ -633,18 +642,18 @@ struct boot_data *boot_data__load(const char *dir, char *err, int errlen)
 		boot_data__free(b);
 		return NULL;
 	}
+	path = xasprintf("%s/events.jsonl", dir);
+	text = read_input(b, path, &len);
+	if (text && len)
+		boot_data__parse_events(b, text, len, path);
+	free(text);
+	free(path);
 	path = xasprintf("%s/console.log", dir);
 	text = read_input(b, path, &len);
 	if (text) {
 		blank_nul_lines(b, text, len, path);
 		boot_data__parse_console(b, text, path);
 	}
-	free(text);
-	free(path);
-	path = xasprintf("%s/events.jsonl", dir);
-	text = read_input(b, path, &len);
-	if (text && len)
-		boot_data__parse_events(b, text, len, path);
 	free(text);
 	free(path);
 	return b;

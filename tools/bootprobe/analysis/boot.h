@@ -91,7 +91,10 @@ struct boot_data {
 	double wall_s;
 	double event_timeout_s;		/* udev's (struct boot_settings) */
 	char kill_policy[NAME_LEN];	/* kthread.sigkill_policy=, "" if not set */
-	/* console markers, seconds since kernel start; NAN when absent */
+	/*
+	 * console markers, seconds since kernel start on the records' clock
+	 * (CLOCK_BOOTTIME): printk's stamps less printk_offset_s; NAN when absent
+	 */
 	double kernel_done_s;		/* "Run /init as init process" */
 	double init_start_s, coldplug_start_s, coldplug_done_s, devices_done_s, complete_s;
 	int expected, probed;
@@ -115,6 +118,11 @@ struct boot_data {
 	 * "tracepoint" on our patched kernel, "fentry" on a stock one.
 	 */
 	char kthread_source[NAME_LEN];
+	/*
+	 * printk's clock (local_clock()) less CLOCK_BOOTTIME, measured by the
+	 * collector at its start (the header's printk_offset_ns); 0 if not.
+	 */
+	double printk_offset_s;
 	int64_t events_written, events_dropped, bpf_drops;
 	struct strv not_attached;
 	struct probe_span *probes;
@@ -159,6 +167,7 @@ void boot_data__free(struct boot_data *b);
  */
 void boot_data__parse_events(struct boot_data *b, const char *text, size_t len,
 			     const char *label);
+/* The console's lines; after the events, whose header says printk's offset. */
 void boot_data__parse_console(struct boot_data *b, const char *text, const char *label);
 /*
  * boot.json's text (@len bytes, NUL-terminated, read from @label) into @b:
