@@ -69,3 +69,30 @@ check "each printk time less the offset is inside its bracket (+/- the offset's 
 	test "$(jq -r --argjson o "$off" --argjson e "$err" 'all(.[]; .[1].printk_us >= 0 and
 		.[1].printk_us * 1000 - $o >= .[1].boot_before_ns - $e - 1000 and
 		.[1].printk_us * 1000 - $o <= .[1].boot_after_ns + $e)' "$pairs")" = true
+
+# Where the boot's time goes (timeline, report): stage after stage from
+# QEMU's start, which is placed on the host's clock from console.log's last
+# write less that line's printk stamp.  Checked against the host's own
+# measure of the same boot: QEMU's lifetime (wall_s) holds QEMU start ->
+# BOOT-COMPLETE, and what is left is only the shutdown.
+tl=$BP_RESULTS/$id/timeline.json
+"$BP" timeline --json "$boot" >"$tl" 2>/dev/null
+st() { jq -r ".stages.$1 // \"null\"" "$tl"; }
+wall=$(jq -r '.wall_s // "null"' "$boot/boot.json")
+echo "# stages (s): firmware $(st firmware_s), kernel $(st kernel_s), init $(st init_s)," \
+	"udevd $(st udevd_s), coldplug $(st coldplug_s), tail $(st tail_s);" \
+	"collector $(st collector_s); wall $wall"
+check "boot.json has the console's last write on the host's clock, within QEMU's lifetime" \
+	test "$(jq '.console_last_write_s > 0 and .console_last_write_s <= .wall_s' "$boot/boot.json")" = true
+check "every stage of our /init's boot is measured (timeline --json)" \
+	test "$(jq '[.stages | .firmware_s, .kernel_s, .init_s, .udevd_s, .coldplug_s, .tail_s,
+		.collector_s] | all(. != null and . > 0)' "$tl")" = true
+# QEMU start -> BOOT-COMPLETE: QEMU start to kernel start, then the records'
+# clock from printk's 0 (-offset) to BOOT-COMPLETE's mark.
+check "QEMU start -> boot complete fits in QEMU's lifetime, leaving 0-1 s for the shutdown" \
+	test "$(jq --argjson w "$wall" '[.stages | .firmware_s, .kernel_s, .init_s, .udevd_s,
+		.coldplug_s, (.settle_s // 0), .tail_s] | add | . <= $w and . >= $w - 1' "$tl")" = true
+rep=$BP_RESULTS/$id/report
+"$BP" report "$BP_RESULTS/$id" -o "$rep" --quiet >/dev/null 2>&1
+check "the report says where the boot's time goes, the firmware stage measured" \
+	grep -Eq '^\| QEMU start → kernel start [^|]*\| [0-9]+\.[0-9]+ \|' "$rep/report.md"

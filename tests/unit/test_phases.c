@@ -193,9 +193,68 @@ static void printk_offset(void)
 	boot_data__free(b);
 }
 
+/*
+ * Our /init's boot: printk 30 ms ahead of the records' clock, QEMU's start
+ * 0.25 s before printk's 0 (the console's last line, stamped 4.32 s, was
+ * written 4.57 s after QEMU started).
+ */
+static void stages(void)
+{
+	static const char header[] =
+		"{\"type\":\"header\",\"schema\":1,\"attach_ns\":1750000000,"
+		"\"printk_offset_ns\":30000000,\"printk_offset_error_ns\":700}\n";
+	static const char lab[] =
+		"[    1.130000] Run /init as init process\n"
+		"[    1.160000] bootprobe: init start at 1.13 s\n"
+		"[    1.280000] bootprobe: collector started at 1.25 s\n"
+		"[    1.430000] bootprobe: udevd start at 1.40 s\n"
+		"[    1.630000] bootprobe: coldplug start at 1.60 s\n"
+		"[    3.130000] bootprobe: coldplug done at 3.10 s\n"
+		"[    3.530000] bootprobe: 23 of 23 expected devices probed at 3.50 s\n"
+		"[    3.930000] bootprobe: BOOT-COMPLETE at 3.90 s\n"
+		"[    4.320000] reboot: machine restart\n";
+	static const double want[ST_COUNT] = { 0.25, 1.13, 0.3, 0.2, 1.5, 0.4, 0.4, 0.5 };
+	struct boot_data *b = boot_data__new("t");
+	double st[ST_COUNT];
+	bool all = true;
+
+	boot_data__parse_events(b, header, strlen(header), "events.jsonl");
+	boot_data__parse_console(b, lab, "console.log");
+	b->console_last_write_s = 4.57;
+	CHECK(boot__stages(b, st), "a boot of our /init has stages");
+	for (int k = 0; k < ST_COUNT; k++)
+		if (!near(st[k], want[k])) {
+			all = false;
+			fprintf(stderr, "#   %s: %g, want %g\n", stage_names[k], st[k], want[k]);
+		}
+	CHECK(all, "each stage from its marks, kernel start at printk's 0 and QEMU's start "
+	      "from the console's last write");
+	boot_data__parse_console(b, "qemu-system-x86_64: terminating on signal 15\n", "console.log");
+	boot__stages(b, st);
+	CHECK(isnan(st[ST_FIRMWARE]) && near(st[ST_TAIL], 0.4),
+	      "a last line without a stamp places no QEMU start (%g)", st[ST_FIRMWARE]);
+	boot_data__free(b);
+
+	b = boot_data__new("t");
+	boot_data__parse_console(b, "[    1.130000] Run /init as init process\n"
+				 "[    1.630000] bootprobe: coldplug start at 1.60 s\n"
+				 "[    1.500000] bootprobe: coldplug done at 1.49 s\n", "console.log");
+	b->console_last_write_s = 1.2;
+	boot__stages(b, st);
+	CHECK(isnan(st[ST_COLDPLUG]) && isnan(st[ST_FIRMWARE]) && near(st[ST_KERNEL], 1.13),
+	      "marks out of order, and a last write before the last stamp, give no stage "
+	      "(%g %g)", st[ST_COLDPLUG], st[ST_FIRMWARE]);
+	boot_data__free(b);
+	b = boot_data__new("t");
+	boot_data__parse_console(b, console, "console.log");
+	CHECK(!boot__stages(b, st), "a Debian boot (initramfs-tools' /init) has no stages of ours");
+	boot_data__free(b);
+}
+
 int main(void)
 {
 	printk_offset();
+	stages();
 	phases();
 	readiness();
 	CHECK_DONE();

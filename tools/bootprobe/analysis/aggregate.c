@@ -192,6 +192,18 @@ static void mode__add_phases(struct mode_stats *m, const struct boot_data *b)
 			push_value(&m->phase[i][k], &m->nr_phase[i][k], p.s[i][k]);
 }
 
+/* Ok boot @b's stages, if it ran our /init. */
+static void mode__add_stages(struct mode_stats *m, const struct boot_data *b)
+{
+	double s[ST_COUNT];
+
+	if (!boot__stages(b, s))
+		return;
+	m->stage_boots++;
+	for (int k = 0; k < ST_COUNT; k++)
+		push_value(&m->stage[k], &m->nr_stage[k], s[k]);
+}
+
 static struct devnode_stats *mode__devnode(struct mode_stats *m, const struct devnode *d)
 {
 	struct devnode_stats *s;
@@ -281,6 +293,7 @@ static void mode__add_boot(struct mode_stats *m, const struct boot_data *b)
 		mode__add_devnodes(m, b);
 	}
 	mode__add_phases(m, b);
+	mode__add_stages(m, b);
 	for (int i = 0; i < M_COUNT; i++)
 		push_value(&m->values[i], &m->n[i], v[i]);
 	/* What-if: the probe phase replaced by its longest probe (all async). */
@@ -320,6 +333,8 @@ void run_data__analyze(struct run_data *r)
 		for (int s = 0; s < PS_COUNT; s++)
 			for (int k = 0; k < PH_COUNT; k++)
 				stats_summarize(m->phase[s][k], m->nr_phase[s][k], &m->phase_s[s][k]);
+		for (int k = 0; k < ST_COUNT; k++)
+			stats_summarize(m->stage[k], m->nr_stage[k], &m->stage_s[k]);
 		for (int k = 0; k < m->nr_devnodes; k++) {
 			struct devnode_stats *d = &m->devnodes[k];
 

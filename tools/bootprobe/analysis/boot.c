@@ -225,6 +225,8 @@ static void add_header(struct boot_data *b, struct json_object *r)
 
 	b->has_header = true;
 	copy(b->kthread_source, jstr(r, "kthread_source"));
+	if (jhas_int(r, "attach_ns"))
+		b->attach_s = jint(r, "attach_ns", 0) / 1e9;
 	if (off < -PRINTK_OFFSET_MAX_NS || off > PRINTK_OFFSET_MAX_NS)
 		warn(b, "header: printk_offset_ns %lld out of range (not used)", (long long)off);
 	else
@@ -455,15 +457,20 @@ static double kernel_stamp(const char *line, const char **rest)
 static void console_line(struct boot_data *b, const char *line)
 {
 	const char *rest, *p;
-	double t = kernel_stamp(line, &rest) - b->printk_offset_s, v;
+	double raw = kernel_stamp(line, &rest), t = raw - b->printk_offset_s, v;
 	struct udev_kill *k;
 	int a, c;
 	char dev[NAME_LEN], drv[NAME_LEN];
 
+	b->last_stamp_raw_s = raw;
 	if (!strncmp(rest, "Run /init as init process", 25))
 		b->kernel_done_s = t;
 	else if (sscanf(rest, "bootprobe: init start at %lf", &v) == 1)
 		b->init_start_s = isnan(t) ? v : t;
+	else if (sscanf(rest, "bootprobe: collector started at %lf", &v) == 1)
+		b->collector_start_s = isnan(t) ? v : t;
+	else if (sscanf(rest, "bootprobe: udevd start at %lf", &v) == 1)
+		b->udevd_start_s = isnan(t) ? v : t;
 	else if (sscanf(rest, "bootprobe: coldplug start at %lf", &v) == 1)
 		b->coldplug_start_s = isnan(t) ? v : t;
 	else if (sscanf(rest, "bootprobe: coldplug done at %lf", &v) == 1)
@@ -553,6 +560,7 @@ int boot_data__parse_boot_json(struct boot_data *b, const char *text, size_t len
 	b->outcome = xstrdup(*jstr(o, "outcome") ? jstr(o, "outcome") : "?");
 	b->kernel_cmdline = xstrdup(jstr(o, "kernel_cmdline"));
 	b->wall_s = jseconds(o, "wall_s", 0, 86400);
+	b->console_last_write_s = jseconds(o, "console_last_write_s", 0, 86400);
 	boot_data__settings(b, o);
 	if (!strcmp(b->mode, "?"))
 		warn(b, "%s: no mode", label);
@@ -588,6 +596,8 @@ struct boot_data *boot_data__new(const char *dir)
 	b->devices_done_s = b->complete_s = b->kernel_done_s = NAN;
 	b->disks_done_s = b->multi_user_s = b->systemd_start_s = b->handover_s = NAN;
 	b->init_exec_s = NAN;
+	b->collector_start_s = b->udevd_start_s = b->attach_s = NAN;
+	b->last_stamp_raw_s = b->console_last_write_s = NAN;
 	b->wall_s = NAN;
 	b->event_timeout_s = UDEV_EVENT_TIMEOUT_DEFAULT_S;
 	b->name = xstrdup("?");

@@ -106,6 +106,12 @@ struct boot_data {
 	 * mode"), multi-user.target's own monotonic timestamp */
 	double handover_s, systemd_start_s, multi_user_s;
 	double init_exec_s;		/* the stream: PID 1 executes the root's init */
+	/* our /init: the collector launched, udevd launched */
+	double collector_start_s, udevd_start_s;
+	/* printk's stamp of the console's last line (uncorrected); NAN if unstamped */
+	double last_stamp_raw_s;
+	/* boot.json: QEMU start to the console's last write, host clock */
+	double console_last_write_s;
 	struct strv udev_ignored;	/* udevd's "Invalid value for OPTIONS key, ignoring" lines */
 	struct udev_kill *udev_kills;
 	int nr_udev_kills;
@@ -123,6 +129,7 @@ struct boot_data {
 	 * collector at its start (the header's printk_offset_ns); 0 if not.
 	 */
 	double printk_offset_s;
+	double attach_s;		/* the header's attach_ns: all programs attached */
 	int64_t events_written, events_dropped, bpf_drops;
 	struct strv not_attached;
 	struct probe_span *probes;

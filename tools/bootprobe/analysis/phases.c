@@ -89,3 +89,56 @@ void boot__phases(const struct boot_data *b, struct boot_phases *p)
 	bootprobe_side(b, p->s[PS_BOOTPROBE]);
 	p->systemd = systemd_side(b, p->s[PS_SYSTEMD]);
 }
+
+const char *const stage_names[ST_COUNT] = {
+	"firmware_s", "kernel_s", "init_s", "udevd_s", "coldplug_s", "settle_s", "tail_s",
+	"collector_s",
+};
+
+const char *const stage_titles[ST_COUNT] = {
+	"QEMU start → kernel start (firmware, kernel loading; host clock)",
+	"kernel start → /init (kernel init)",
+	"/init → udevd launched",
+	"udevd launched → coldplug starts",
+	"coldplug: trigger → udev's queue empty",
+	"queue empty → the expected devices probed",
+	"→ boot complete (the tail)",
+	"beside these: collector launched → its programs attached",
+};
+
+/*
+ * QEMU start to kernel start: the console's last write on the host's
+ * clock less the printk stamp of that last line (guest time follows the
+ * host's).  Kernel start is printk's 0, which is printk_offset_s before
+ * CLOCK_BOOTTIME's 0.
+ */
+static double firmware_s(const struct boot_data *b)
+{
+	double s = diff(b->console_last_write_s, b->last_stamp_raw_s);
+
+	return s >= 0 ? s : NAN;
+}
+
+bool boot__stages(const struct boot_data *b, double s[ST_COUNT])
+{
+	double k0 = -b->printk_offset_s;	/* kernel start, on the records' clock */
+	/* The kernel's "Run /init as init process", else /init's own first line. */
+	double init = isnan(b->kernel_done_s) ? b->init_start_s : b->kernel_done_s;
+	bool any = false;
+
+	s[ST_FIRMWARE] = firmware_s(b);
+	s[ST_KERNEL] = diff(init, k0);
+	s[ST_INIT] = diff(b->udevd_start_s, init);
+	s[ST_UDEVD] = diff(b->coldplug_start_s, b->udevd_start_s);
+	s[ST_COLDPLUG] = diff(b->coldplug_done_s, b->coldplug_start_s);
+	s[ST_SETTLE] = diff(b->devices_done_s, b->coldplug_done_s);
+	s[ST_TAIL] = diff(b->complete_s, isnan(b->devices_done_s) ? b->coldplug_done_s :
+			  b->devices_done_s);
+	s[ST_COLLECTOR] = diff(b->attach_s, b->collector_start_s);
+	for (int k = 0; k < ST_COUNT; k++) {
+		if (s[k] < 0)		/* marks out of order: not a stage */
+			s[k] = NAN;
+		any |= !isnan(s[k]) && k != ST_FIRMWARE && k != ST_KERNEL;
+	}
+	return any;
+}

@@ -39,4 +39,27 @@ struct boot_phases {
 
 void boot__phases(const struct boot_data *b, struct boot_phases *p);
 
+/*
+ * Where one boot of our own /init spends its time, as bootprobe measures
+ * it: the stages follow one another from QEMU's start to boot complete
+ * (kernel start is printk's 0); the collector's start-up runs beside them.
+ */
+enum boot_stage {
+	ST_FIRMWARE,		/* QEMU start -> kernel start (host clock) */
+	ST_KERNEL,		/* kernel start -> /init */
+	ST_INIT,		/* /init -> udevd launched (waits for the collector if told to) */
+	ST_UDEVD,		/* udevd launched -> coldplug starts */
+	ST_COLDPLUG,		/* udevadm trigger -> udev's queue empty */
+	ST_SETTLE,		/* queue empty -> the expected devices probed */
+	ST_TAIL,		/* -> boot complete */
+	ST_COLLECTOR,		/* collector launched -> all its programs attached */
+	ST_COUNT
+};
+
+extern const char *const stage_names[ST_COUNT];	/* "firmware_s", ... */
+extern const char *const stage_titles[ST_COUNT];
+
+/* Seconds per stage, NAN where a mark is missing; false if none is known. */
+bool boot__stages(const struct boot_data *b, double s[ST_COUNT]);
+
 #endif

@@ -228,6 +228,8 @@ static void mode_stats__free(struct mode_stats *m)
 	for (int i = 0; i < PS_COUNT; i++)
 		for (int k = 0; k < PH_COUNT; k++)
 			free(m->phase[i][k]);
+	for (int k = 0; k < ST_COUNT; k++)
+		free(m->stage[k]);
 	for (int i = 0; i < m->nr_devnodes; i++) {
 		free(m->devnodes[i].gap_s);
 		free(m->devnodes[i].unit_s);

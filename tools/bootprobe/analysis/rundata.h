@@ -86,6 +86,11 @@ struct mode_stats {
 	double *phase[PS_COUNT][PH_COUNT];
 	size_t nr_phase[PS_COUNT][PH_COUNT];
 	struct summary phase_s[PS_COUNT][PH_COUNT];
+	/* boots of our /init: where the time goes (boot__stages()) */
+	int stage_boots;
+	double *stage[ST_COUNT];
+	size_t nr_stage[ST_COUNT];
+	struct summary stage_s[ST_COUNT];
 	struct devnode_stats *devnodes;	/* disks and interfaces, first seen first */
 	int nr_devnodes;
 	/* what-if: this mode's boots with every probe made async */

@@ -63,6 +63,18 @@ static json_object *mode__phases_json(const struct mode_stats *m)
 	return o;
 }
 
+/* Where our /init's boots spend their time, by stage name. */
+static json_object *mode__stages_json(const struct mode_stats *m)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "boots", json_object_new_int(m->stage_boots));
+	for (int k = 0; k < ST_COUNT; k++)
+		if (m->stage_s[k].n)
+			json_object_object_add(o, stage_names[k], summary__json(&m->stage_s[k]));
+	return o;
+}
+
 static json_object *mode__devnodes_json(const struct mode_stats *m)
 {
 	json_object *a = json_object_new_array();
@@ -111,6 +123,8 @@ static json_object *mode__json(const struct mode_stats *m)
 	/* Only runs that have them: the lab's summaries stay as they were. */
 	if (m->phase_boots)
 		json_object_object_add(o, "phases", mode__phases_json(m));
+	if (m->stage_boots)
+		json_object_object_add(o, "stages", mode__stages_json(m));
 	if (m->nr_devnodes)
 		json_object_object_add(o, "devnodes", mode__devnodes_json(m));
 	return o;

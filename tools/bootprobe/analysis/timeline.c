@@ -9,6 +9,7 @@
 #include "analyze.h"
 #include "boot.h"
 #include "jsonio.h"
+#include "phases.h"
 
 #include <getopt.h>
 #include <json-c/json.h>
@@ -49,10 +50,20 @@ static void timeline__build(const struct boot_data *b, struct timeline *tl)
 {
 	double ns = 1e9;
 
+	double st[ST_COUNT];
+
+	boot__stages(b, st);
+	tl_add(tl, "mark", -b->printk_offset_s - st[ST_FIRMWARE], NAN,
+	       xstrdup("QEMU starts (host clock)"));
+	tl_add(tl, "mark", -b->printk_offset_s, NAN, xstrdup("kernel starts (printk's 0)"));
 	tl_add(tl, "mark", b->kernel_done_s, NAN, xstrdup("kernel init done (Run /init)"));
 	tl_add(tl, "mark", b->init_start_s, NAN, xstrdup("user space starts (/init)"));
+	tl_add(tl, "mark", b->collector_start_s, NAN, xstrdup("collector launched"));
+	tl_add(tl, "mark", b->attach_s, NAN, xstrdup("collector's programs attached"));
+	tl_add(tl, "mark", b->udevd_start_s, NAN, xstrdup("udevd launched"));
 	tl_add(tl, "mark", b->coldplug_start_s, NAN, xstrdup("udev coldplug starts"));
 	tl_add(tl, "mark", b->coldplug_done_s, NAN, xstrdup("udev queue empty (settle returned)"));
+	tl_add(tl, "mark", b->devices_done_s, NAN, xstrdup("the expected devices probed"));
 	tl_add(tl, "mark", boot_data__boot_time(b), NAN, xstrdup("boot time (bootprobe's definition)"));
 	tl_add(tl, "mark", b->complete_s, NAN, xstrdup("guest boot complete (/init)"));
 	tl_add(tl, "mark", b->handover_s, NAN, xstrdup("initramfs hands over to the root"));
@@ -110,9 +121,26 @@ static void timeline__free(struct timeline *tl)
 	free(tl->e);
 }
 
+/* Where the boot's time went, stage by stage (phases.h); nothing if unknown. */
+static void stages__print(const struct boot_data *b, FILE *out)
+{
+	double st[ST_COUNT];
+
+	if (!boot__stages(b, st))
+		return;
+	fprintf(out, "stages (s):\n");
+	for (int k = 0; k < ST_COUNT; k++)
+		if (!isnan(st[k]))
+			fprintf(out, "%9.3f  %s\n", st[k], stage_titles[k]);
+	fprintf(out, "\n");
+}
+
 static void timeline__print(const struct boot_data *b, const struct timeline *tl, FILE *out)
 {
-	fprintf(out, "boot %s (mode %s), %s; seconds since kernel start\n", b->name, b->mode, b->outcome);
+	fprintf(out, "boot %s (mode %s), %s\n", b->name, b->mode, b->outcome);
+	stages__print(b, out);
+	fprintf(out, "seconds since CLOCK_BOOTTIME's 0 (the records' clock; console times less "
+		"printk's offset, %.6f s)\n", b->printk_offset_s);
 	for (int i = 0; i < tl->n; i++) {
 		const struct tl_entry *e = &tl->e[i];
 
@@ -123,12 +151,26 @@ static void timeline__print(const struct boot_data *b, const struct timeline *tl
 	}
 }
 
+/* The stages by name; null where a mark is missing. */
+static json_object *stages__json(const struct boot_data *b)
+{
+	json_object *o = json_object_new_object();
+	double st[ST_COUNT];
+
+	boot__stages(b, st);
+	for (int k = 0; k < ST_COUNT; k++)
+		json_object_object_add(o, stage_names[k], jdouble(st[k]));
+	return o;
+}
+
 static json_object *timeline__json(const struct boot_data *b, const struct timeline *tl)
 {
 	json_object *o = json_object_new_object(), *a = json_object_new_array();
 
 	json_object_object_add(o, "boot", json_object_new_string(b->name));
 	json_object_object_add(o, "mode", json_object_new_string(b->mode));
+	json_object_object_add(o, "printk_offset_s", jdouble(b->printk_offset_s));
+	json_object_object_add(o, "stages", stages__json(b));
 	for (int i = 0; i < tl->n; i++) {
 		json_object *e = json_object_new_object();
 
@@ -157,9 +199,11 @@ int cmd_timeline(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs("Usage: bootprobe timeline [--json] BOOT\n\n"
-			      "One boot in time order from kernel start: kernel init done, user space,\n"
-			      "udev coldplug, every probe span, module load, kthread_create wait and\n"
-			      "SIGKILL, boot time and the guest's boot complete.\n\n"
+			      "One boot: where its time went, stage by stage (QEMU start, kernel\n"
+			      "start, /init, udevd, coldplug, settle, the tail, and the collector's\n"
+			      "start-up beside them), then in time order from kernel start: kernel\n"
+			      "init done, user space, udev coldplug, every probe span, module load,\n"
+			      "kthread_create wait and SIGKILL, boot time and the guest's boot complete.\n\n"
 			      "Example:\n  bootprobe timeline results/RUN/boots/async-001\n", stdout);
 			return 0;
 		}

@@ -809,6 +809,35 @@ static void md_systemd(FILE *f, const struct run_data *r)
 	fprintf(f, "\n");
 }
 
+static bool any_stages(const struct run_data *r)
+{
+	for (int i = 0; i < r->nr_modes; i++)
+		if (r->modes[i].stage_boots)
+			return true;
+	return false;
+}
+
+/* Where our /init's boots spend their time: medians per mode. */
+static void md_stages(FILE *f, const struct run_data *r)
+{
+	if (!any_stages(r))
+		return;
+	fprintf(f, "## Where the boot's time goes\n\nMedians (s) over each mode's ok boots, "
+		"stage after stage from QEMU's start (kernel start is printk's 0; QEMU start is "
+		"placed from console.log's last write on the host, to about a jiffy). The "
+		"collector's start-up runs beside the stages unless /init waits for it "
+		"(`bootprobe.collector=wait`, then it is inside \"/init → udevd launched\"). "
+		"Empty: the boots did not print that mark.\n\n| stage |");
+	md_mode_columns(f, r, (const char *const[]){ "", NULL }, "|---|");
+	for (int k = 0; k < ST_COUNT; k++) {
+		fprintf(f, "| %s |", stage_titles[k]);
+		for (int i = 0; i < r->nr_modes; i++)
+			md_phase_cell(f, &r->modes[i].stage_s[k]);
+		fprintf(f, "\n");
+	}
+	fprintf(f, "\n");
+}
+
 static bool any_devnodes(const struct run_data *r)
 {
 	for (int i = 0; i < r->nr_modes; i++)
@@ -1242,6 +1271,7 @@ static void write_md_body(FILE *f, struct run_data *r, bool charts)
 	md_hosts(f, r);
 	md_modes(f, r);
 	md_comparisons(f, r, base, cmp);
+	md_stages(f, r);
 	md_systemd(f, r);
 	md_readiness(f, r);
 	md_efficiency(f, r);

@@ -93,6 +93,9 @@ int results__write_boot(const struct run *run, const struct boot *b,
 	add_str(o, "outcome", outcome__name(b->outcome));
 	json_object_object_add(o, "qemu_exit", qemu_exit__json(&b->qe));
 	json_object_object_add(o, "wall_s", json_seconds(b->wall_s));
+	if (!isnan(b->console_last_write_s))
+		json_object_object_add(o, "console_last_write_s",
+				       json_seconds(b->console_last_write_s));
 	add_str(o, "started_at", b->started_at);
 	add_str(o, "accel", run->accel);
 	add_str(o, "host", host_name());

@@ -18,12 +18,14 @@
 
 #include <errno.h>
 #include <json-c/json.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -288,6 +290,7 @@ static int boot__start(struct run *run, struct boot *b)
 	if (!err) {
 		now_iso8601(b->started_at, sizeof(b->started_at));
 		b->start_ns = mono_ns();
+		b->start_real_ns = clock_ns(CLOCK_REALTIME);
 		b->deadline_ns = b->start_ns + (uint64_t)(opts->timeout_s * 1e9);
 		b->pid = qemu__spawn(&argv, log);
 		if (b->pid < 0) {
@@ -341,6 +344,22 @@ static void boot__save_attachments(const struct boot *b)
 	boot_data__free(bd);
 }
 
+/*
+ * Seconds from QEMU's start to @path's last change, from its mtime (the
+ * filesystem's coarse clock: a jiffy); NAN if not within the boot.
+ */
+static double boot__last_write_s(const struct boot *b, const char *path)
+{
+	struct stat st;
+	double s;
+
+	if (stat(path, &st))
+		return NAN;
+	s = ((double)st.st_mtim.tv_sec * 1e9 + st.st_mtim.tv_nsec -
+	     (double)b->start_real_ns) / 1e9;
+	return s >= 0 && s <= b->wall_s + 1 ? s : NAN;
+}
+
 /* Classify, write the boot's files, then name it in the manifest. */
 static void boot__finish(struct run *run, struct boot *b, int status)
 {
@@ -356,6 +375,7 @@ static void boot__finish(struct run *run, struct boot *b, int status)
 	char *guest_cmdline = qemu__kernel_cmdline(&cfg);
 
 	b->wall_s = (mono_ns() - b->start_ns) / 1e9;
+	b->console_last_write_s = boot__last_write_s(b, console_path);
 	b->qe.exited = WIFEXITED(status);
 	b->qe.status = WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status);
 	b->outcome = outcome__classify(console, &b->qe);

@@ -44,9 +44,16 @@ struct boot {
 	char *dir;
 	pid_t pid;		/* while running, else 0 */
 	uint64_t start_ns;
+	uint64_t start_real_ns;	/* CLOCK_REALTIME then, for file times */
 	uint64_t deadline_ns;
 	char started_at[32];
 	double wall_s;
+	/*
+	 * QEMU start to the console's last write (console.log's mtime), on
+	 * the host's clock; NAN if not known.  With the stamp of the last
+	 * line the analysis places the kernel's start on the host's clock.
+	 */
+	double console_last_write_s;
 	struct qemu_exit qe;
 	enum outcome outcome;
 	bool started;
