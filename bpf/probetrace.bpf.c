@@ -432,6 +432,9 @@ int BPF_PROG(initcall_exit)
 
 /* ---- kthread_create ------------------------------------------------------ */
 
+/* The kernel's own symbol printing: "sym+0xoff/0xsize [module]". */
+static const char sym_fmt[] = "%pS";
+
 static __always_inline void kthread_emit(__u32 type, __u64 now, __u64 caller,
 					 __u64 wait_ns, int ret, bool fatal,
 					 bool oom, __u8 src,
@@ -449,6 +452,8 @@ static __always_inline void kthread_emit(__u32 type, __u64 now, __u64 caller,
 	__builtin_memset(e, 0, sizeof(*e));
 	fill_hdr(&e->hdr, type, now);
 	e->caller = caller;
+	bpf_snprintf(e->caller_sym, sizeof(e->caller_sym), sym_fmt, &caller,
+		     sizeof(caller));
 	e->wait_ns = wait_ns;
 	e->ret = ret;
 	e->fatal_signal = fatal;

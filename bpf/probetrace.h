@@ -16,6 +16,7 @@
 #define PT_DEV_LEN	32
 #define PT_BUS_LEN	16
 #define PT_FILE_LEN	64
+#define PT_SYM_LEN	96	/* "sym+0xoff/0xsize [module]" (%pS) */
 #define PT_STACK_MAX	24	/* kernel stack frames kept for a kill */
 #define PT_PROBE_DEPTH	4	/* nested really_probe() frames per thread */
 #define PT_NSIG		64	/* signals 1..64: signal_drops[sig - 1] */
@@ -111,6 +112,13 @@ struct pt_kthread {
 	__u8 src;		/* enum pt_kthread_src */
 	__u8 pad;
 	char probe_device[PT_DEV_LEN];	/* innermost probe of this thread */
+	/*
+	 * caller as the kernel's own %pS prints it, formatted in BPF: the
+	 * collector then never reads /proc/kallsyms for it (a quarter of a
+	 * second of a TCG guest's CPU, on the boot's critical path); "" if
+	 * bpf_snprintf() failed.
+	 */
+	char caller_sym[PT_SYM_LEN];
 };
 
 /* What a task was doing at one instant: its thread context, aged. */

@@ -73,6 +73,13 @@ fleet_checks() {
 	check_jq "$who: each kthread_create is attributed to the probe it ran in" "$ev" \
 		"[.[] | select(.type == \"kthread_end\" and (.caller | startswith(\"slowprobe_probe+\"))) | .probe_device] |
 		 unique | length == $n"
+	# The kernel prints the callers (%pS in BPF): the collector reads no
+	# /proc/kallsyms for them (a quarter second of the guest's CPU).
+	check_jq "$who: kthread callers in the kernel's form, sym+0xoff [module]" "$ev" \
+		"[.[] | select(.type == \"kthread_end\" and (.caller | startswith(\"slowprobe_probe+\")))] |
+		 all(.caller | test(\"^slowprobe_probe\\\\+0x[0-9a-f]+ \\\\[slowprobe\\\\]$\"))"
+	check_jq "$who: no /proc/kallsyms read (no kill, so no stack to symbolise)" "$ev" \
+		"[.[] | select(.type == \"trailer\") | .startup.kallsyms_loads] == [0]"
 }
 
 fleet_checks "collector beside the boot" "$BP_RESULTS/$id/boots/fleet-001"

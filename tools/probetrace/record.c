@@ -196,6 +196,24 @@ static json_object *json_sym(struct symbolizer *sym, uint64_t addr)
 	return json_hex(addr);
 }
 
+/*
+ * A symbol the kernel printed with %pS, "sym+0xoff/0xsize [module]", in
+ * our form "sym+0xoff [module]"; a hex address (unresolved) as it is.
+ */
+static json_object *json_ksym(const char *s, size_t max)
+{
+	char buf[PT_SYM_LEN + 1];
+	size_t n = strnlen(s, max), cut;
+	const char *slash = memchr(s, '/', n);
+
+	if (n >= sizeof(buf) || !slash)
+		return json_str_n(s, max);
+	cut = strcspn(slash, " ");
+	snprintf(buf, sizeof(buf), "%.*s%.*s", (int)(slash - s), s,
+		 (int)(n - (slash - s) - cut), slash + cut);
+	return json_str_n(buf, sizeof(buf));
+}
+
 /* ---- record types ------------------------------------------------------------ */
 
 /*
@@ -268,7 +286,8 @@ static json_object *kthread__json(const struct pt_kthread *e,
 	json_object *o = record__new(&e->hdr);
 
 	add(o, e->src == PT_KTHREAD_SRC_TP ? "caller" : "threadfn",
-	    json_sym(sym, e->caller));
+	    e->caller_sym[0] ? json_ksym(e->caller_sym, sizeof(e->caller_sym))
+			     : json_sym(sym, e->caller));
 	add(o, "source", json_object_new_string(
 		e->src == PT_KTHREAD_SRC_TP ? "tracepoint" : "fentry"));
 	add_bool(o, "fatal_signal", e->fatal_signal);
