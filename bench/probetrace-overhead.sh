@@ -46,6 +46,25 @@ complete_s() {
 	done
 }
 
+# Where the time goes, side by side: the median of each stage of
+# `bootprobe timeline --json` (tools/bootprobe/analysis/phases.c).
+stage_medians() {
+	local side st
+	printf '# %-12s %8s %8s %8s   (s, medians)\n' stage beside waited none
+	for st in firmware_s kernel_s init_s udevd_s coldplug_s settle_s tail_s collector_s; do
+		printf '# %-12s' "${st%_s}"
+		for side in collector wait none; do
+			for ((i = 1; i <= n; i++)); do
+				"${BP:-build/bin/bootprobe}" timeline --json \
+					"$BP_RESULTS/$run-$i/boots/$side-001" 2>/dev/null |
+					jq -r ".stages.$st // empty"
+			done | bench_stats 1 | awk '{ printf " %8s", $1 }'
+		done
+		echo
+	done
+}
+stage_medians | tee "$BP_RESULTS/$run-stages.txt"
+
 with=$(complete_s collector)
 waited=$(complete_s wait)
 without=$(complete_s none)

@@ -8,9 +8,11 @@
  * trailer.  Optional programs whose attach point is missing are switched
  * off and reported; nothing is dropped without being counted.
  */
+#define _GNU_SOURCE		/* SCHED_IDLE */
 #include <argp.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +55,7 @@ static struct env {
 	bool keep_boot_trace;
 	bool sigchld;
 	bool all_exits;
+	bool idle_start;
 	bool verbose;
 } env = {
 	.tracefs = "/sys/kernel/tracing",
@@ -148,6 +151,7 @@ enum {
 	OPT_RINGBUF_SIZE,
 	OPT_BENCH_FORMAT,
 	OPT_READ_BOOT_TRACE,
+	OPT_IDLE_START,
 };
 
 static const struct argp_option opts[] = {
@@ -183,6 +187,9 @@ static const struct argp_option opts[] = {
 	  "Format N synthetic records as the collector does (no BPF), print ns per record", 0 },
 	{ "read-boot-trace", OPT_READ_BOOT_TRACE, "NS", 0,
 	  "Only read the boot-time trace as if attached at NS ns of boot (no BPF); statistics on stderr", 0 },
+	{ "idle-start", OPT_IDLE_START, NULL, 0,
+	  "Start up (load, attach) as SCHED_IDLE, so that the boot beside gets the CPU first; "
+	  "the boot-time trace covers the wait", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output on stderr", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
 	{},
@@ -227,6 +234,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_KALLSYMS: env.kallsyms = arg; break;
 	case OPT_SIGCHLD: env.sigchld = true; break;
 	case OPT_ALL_EXITS: env.all_exits = true; break;
+	case OPT_IDLE_START: env.idle_start = true; break;
 	case OPT_RINGBUF_SIZE:
 		if (parse_size(arg, &env.ringbuf_size))
 			argp_error(state, "--ringbuf-size %s: not a power of 2 from 4K to 1G", arg);
@@ -771,6 +779,7 @@ static void collector__header(struct collector *c)
 	json_object_object_add(o, "kthread_source",
 			       json_object_new_string(c->kthread_source));
 	json_object_object_add(o, "sigchld_traced", json_object_new_boolean(env.sigchld));
+	json_object_object_add(o, "idle_start", json_object_new_boolean(env.idle_start));
 	if (c->printk_err) {
 		json_object_object_add(o, "printk_offset_error", json_object_new_string(
 			strerror(-c->printk_err)));
@@ -1041,6 +1050,20 @@ static void collector__destroy(struct collector *c)
 	output__close(&c->out);
 }
 
+/*
+ * --idle-start: the start-up (BTF, verifier, attach) runs only on a CPU
+ * the boot leaves idle; back to the normal class once ready, to drain the
+ * ring buffer at the pace of the events.  A failure leaves it as it was.
+ */
+static void set_idle(bool idle)
+{
+	struct sched_param p = { 0 };
+
+	if (env.idle_start && sched_setscheduler(0, idle ? SCHED_IDLE : SCHED_OTHER, &p))
+		fprintf(stderr, "probetrace: sched_setscheduler(%s): %s\n",
+			idle ? "SCHED_IDLE" : "SCHED_OTHER", strerror(errno));
+}
+
 static int trace_main(void)
 {
 	struct collector c = {
@@ -1059,6 +1082,7 @@ static int trace_main(void)
 		goto out;
 	}
 	c.t_start = boot_ns();
+	set_idle(true);
 	err = collector__open_later(&c);
 	if (!err)
 		err = setup_signals();
@@ -1086,6 +1110,7 @@ static int trace_main(void)
 		goto out;
 	}
 	c.t_ready = boot_ns();
+	set_idle(false);
 	c.cpu_at_ready = cpu_ns();
 	fprintf(stderr, "probetrace: ready in %.0f ms (load %.0f, attach %.0f, boot trace %.0f)\n",
 		(c.t_ready - c.t_start) / 1e6, (c.t_loaded - c.t_start) / 1e6,
