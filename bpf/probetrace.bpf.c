@@ -37,6 +37,12 @@ const volatile __u32 self_tgid = 0;
  */
 __u64 cutover_ns = 0;
 
+/* The kernel's own symbol printing: "sym+0xoff/0xsize [module]". */
+static const char sym_fmt[] = "%pS";
+/* PT_STACK_HALF frames, a line each. */
+static const char stack_fmt[] =
+	"%pS\n%pS\n%pS\n%pS\n%pS\n%pS\n%pS\n%pS\n%pS\n%pS\n%pS\n%pS\n";
+
 /* BPF-side counters, enum pt_counter; read by user space at the end. */
 __u64 counters[PT_CNT_MAX] = {};
 /* Ring buffer reservation failures by record type, enum pt_type. */
@@ -432,9 +438,6 @@ int BPF_PROG(initcall_exit)
 
 /* ---- kthread_create ------------------------------------------------------ */
 
-/* The kernel's own symbol printing: "sym+0xoff/0xsize [module]". */
-static const char sym_fmt[] = "%pS";
-
 static __always_inline void kthread_emit(__u32 type, __u64 now, __u64 caller,
 					 __u64 wait_ns, int ret, bool fatal,
 					 bool oom, __u8 src,
@@ -556,6 +559,13 @@ static __always_inline void fill_state(struct pt_task_state *s,
 	s->module_init_ns = age(now, c->module_init_start);
 	s->kthread_ns = age(now, c->kthread_start);
 	s->kthread_caller = c->kthread_start ? c->kthread_caller : 0;
+	if (c->kthread_start) {
+		/* From the stack: a helper takes one argument in the record. */
+		__u64 caller = c->kthread_caller;
+
+		bpf_snprintf(s->kthread_caller_sym, sizeof(s->kthread_caller_sym),
+			     sym_fmt, &caller, sizeof(caller));
+	}
 	s->async = c->async_depth;
 	s->probe_depth = c->probe_depth;
 	if (c->module_start) {
@@ -609,6 +619,25 @@ static __always_inline bool signal_wants_stack(struct task_struct *task,
 	return !self_tgid || BPF_CORE_READ(task, tgid) != self_tgid;
 }
 
+/*
+ * The stack's frames printed by the kernel into stack_sym, a half at a
+ * time through the BPF stack (the verifier takes one helper argument in
+ * the record, not two).
+ */
+static __noinline void stack_print(struct pt_signal *e)
+{
+	__u64 args[PT_STACK_HALF];
+
+	__builtin_memcpy(args, &e->stack[0], sizeof(args));
+	bpf_snprintf(e->stack_sym[0], sizeof(e->stack_sym[0]), stack_fmt, args,
+		     sizeof(args));
+	if (e->stack_sz <= (int)sizeof(args))
+		return;
+	__builtin_memcpy(args, &e->stack[PT_STACK_HALF], sizeof(args));
+	bpf_snprintf(e->stack_sym[1], sizeof(e->stack_sym[1]), stack_fmt, args,
+		     sizeof(args));
+}
+
 SEC("tp_btf/signal_generate")
 int BPF_PROG(signal_generate, int sig, struct kernel_siginfo *info,
 	     struct task_struct *task, int group, int result)
@@ -653,8 +682,12 @@ int BPF_PROG(signal_generate, int sig, struct kernel_siginfo *info,
 	e->target_tgid = BPF_CORE_READ(task, tgid);
 	BPF_CORE_READ_STR_INTO(&e->target_comm, task, comm);
 	if (c || want_stack) {
+		/* stack_sym: too big for an unrolled memset; each half's "" is enough */
 		__builtin_memset(&e->target_state, 0,
-				 sizeof(*e) - PT_SIGNAL_SHORT);
+				 __builtin_offsetof(struct pt_signal, stack_sym) -
+				 PT_SIGNAL_SHORT);
+		e->stack_sym[0][0] = '\0';
+		e->stack_sym[1][0] = '\0';
 		if (c) {
 			fill_state(&e->target_state, c, now);
 			e->has_state = 1;
@@ -662,6 +695,8 @@ int BPF_PROG(signal_generate, int sig, struct kernel_siginfo *info,
 		if (want_stack)
 			e->stack_sz = bpf_get_task_stack(task, e->stack,
 							 sizeof(e->stack), 0);
+		if (e->stack_sz > 0)
+			stack_print(e);
 	}
 	bpf_ringbuf_submit(e, 0);
 	return 0;

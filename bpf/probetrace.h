@@ -18,6 +18,8 @@
 #define PT_FILE_LEN	64
 #define PT_SYM_LEN	96	/* "sym+0xoff/0xsize [module]" (%pS) */
 #define PT_STACK_MAX	24	/* kernel stack frames kept for a kill */
+#define PT_STACK_HALF	12	/* frames one bpf_snprintf() prints (its argument limit) */
+#define PT_STACK_SYM_LEN 1024	/* bytes for one half's %pS lines */
 #define PT_PROBE_DEPTH	4	/* nested really_probe() frames per thread */
 #define PT_NSIG		64	/* signals 1..64: signal_drops[sig - 1] */
 #define PT_RINGBUF_DEFAULT (16UL << 20)	/* bytes; probetrace --ringbuf-size */
@@ -128,6 +130,7 @@ struct pt_task_state {
 	__u64 probe_ns;		/* in its innermost probe for this long */
 	__u64 kthread_ns;	/* in kthread_create for this long */
 	__u64 kthread_caller;
+	char kthread_caller_sym[PT_SYM_LEN];	/* %pS of it, "" if none */
 	__u32 probe_depth;
 	__u32 async;
 	char module[PT_NAME_LEN];
@@ -152,6 +155,12 @@ struct pt_signal {
 	/* A short record (PT_SIGNAL_SHORT bytes) ends here: no state, no stack. */
 	struct pt_task_state target_state;
 	__u64 stack[PT_STACK_MAX];	/* target's kernel stack */
+	/*
+	 * The same frames printed by the kernel, "%pS\n" each, 12 per half:
+	 * the collector reads no /proc/kallsyms for them.  A frame whose line
+	 * is missing (cut short) is resolved from kallsyms after all.
+	 */
+	char stack_sym[PT_STACK_MAX / PT_STACK_HALF][PT_STACK_SYM_LEN];
 };
 
 #define PT_SIGNAL_SHORT	__builtin_offsetof(struct pt_signal, target_state)

@@ -329,7 +329,9 @@ static json_object *state__json(const struct pt_task_state *s,
 	if (s->kthread_ns) {
 		m = json_object_new_object();
 		add_int(m, "for_ns", s->kthread_ns);
-		add(m, "caller", json_sym(sym, s->kthread_caller));
+		add(m, "caller", s->kthread_caller_sym[0] ?
+		    json_ksym(s->kthread_caller_sym, sizeof(s->kthread_caller_sym)) :
+		    json_sym(sym, s->kthread_caller));
 		add(o, "kthread_create", m);
 	}
 	return o;
@@ -341,14 +343,39 @@ const char *signal_result_name(int r)
 	       signal_results[r] : "?";
 }
 
-static json_object *stack__json(const __u64 *stack, int bytes,
-				struct symbolizer *sym)
+/*
+ * Frame @i's line in the kernel's printing (stack_sym), into @buf; false
+ * if that half was cut short before it.
+ */
+static bool stack_line(const struct pt_signal *e, int i, char *buf, size_t len)
+{
+	const char *half = e->stack_sym[i / PT_STACK_HALF];
+	/* The reserved record was not zeroed: only up to the string's end. */
+	const char *p = half, *end = half + strnlen(half, PT_STACK_SYM_LEN), *nl;
+
+	for (int k = i % PT_STACK_HALF; k > 0; k--) {
+		nl = memchr(p, '\n', end - p);
+		if (!nl)
+			return false;
+		p = nl + 1;
+	}
+	nl = memchr(p, '\n', end - p);
+	if (!nl || nl == p || (size_t)(nl - p) >= len)
+		return false;
+	memcpy(buf, p, nl - p);
+	buf[nl - p] = '\0';
+	return true;
+}
+
+static json_object *stack__json(const struct pt_signal *e, struct symbolizer *sym)
 {
 	json_object *a = json_object_new_array();
-	int i, n = bytes / (int)sizeof(stack[0]);
+	int i, n = e->stack_sz / (int)sizeof(e->stack[0]);
+	char line[PT_SYM_LEN];
 
 	for (i = 0; i < n && i < PT_STACK_MAX; i++)
-		json_object_array_add(a, json_sym(sym, stack[i]));
+		json_object_array_add(a, stack_line(e, i, line, sizeof(line)) ?
+				      json_ksym(line, sizeof(line)) : json_sym(sym, e->stack[i]));
 	return a;
 }
 
@@ -384,7 +411,7 @@ static json_object *signal__json(const struct pt_signal *e, size_t size,
 	add(o, "target_state", e->has_state ?
 	    state__json(&e->target_state, sym) : json_object_new_object());
 	if (e->stack_sz >= 0)
-		add(o, "target_stack", stack__json(e->stack, e->stack_sz, sym));
+		add(o, "target_stack", stack__json(e, sym));
 	else
 		add_int(o, "target_stack_error", e->stack_sz);
 	return o;
