@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "jsonio.h"
 #include "output.h"
 
 int output__open(struct output *out, const char *path, int table)
@@ -146,47 +147,10 @@ void output__close(struct output *out)
 
 /* ---- table ------------------------------------------------------------------ */
 
-/* Records read back may be anything: every accessor checks the type. */
-static json_object *jget(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	if (!json_object_is_type(o, json_type_object) ||
-	    !json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return v;
-}
-
-/* The array at key, or NULL (json-c asserts on non-array accesses). */
-static json_object *jarr(json_object *o, const char *key)
-{
-	json_object *v = jget(o, key);
-
-	return json_object_is_type(v, json_type_array) ? v : NULL;
-}
-
-static size_t jlen(json_object *arr)
-{
-	return arr ? json_object_array_length(arr) : 0;
-}
-
-static const char *jstr(json_object *o, const char *key)
-{
-	json_object *v = jget(o, key);
-
-	return v ? json_object_get_string(v) : "";
-}
-
-static int64_t jint(json_object *o, const char *key)
-{
-	json_object *v = jget(o, key);
-
-	return v ? json_object_get_int64(v) : 0;
-}
-
+/* Records read back may be anything: jsonio's accessors check the type. */
 static double jms(json_object *o, const char *key)
 {
-	return jint(o, key) / 1e6;
+	return jint(o, key, 0) / 1e6;
 }
 
 void table__print_heading(FILE *f)
@@ -202,7 +166,7 @@ static void print_origin(FILE *f, json_object *origin)
 	fprintf(f, " origin=%s", *kind ? kind : "?");
 	if (jget(origin, "module"))
 		fprintf(f, "(%s by %s[%" PRId64 "])", jstr(origin, "module"),
-			jstr(origin, "comm"), jint(origin, "pid"));
+			jstr(origin, "comm"), jint(origin, "pid", 0));
 }
 
 static void print_probe(FILE *f, json_object *r, bool span)
@@ -213,10 +177,10 @@ static void print_probe(FILE *f, json_object *r, bool span)
 	if (span) {
 		if (jget(r, "duration_ns"))
 			fprintf(f, " %.3f ms", jms(r, "duration_ns"));
-		if (jint(r, "probe_error"))
-			fprintf(f, " error=%" PRId64, jint(r, "probe_error"));
+		if (jint(r, "probe_error", 0))
+			fprintf(f, " error=%" PRId64, jint(r, "probe_error", 0));
 		else
-			fprintf(f, " ret=%" PRId64, jint(r, "ret"));
+			fprintf(f, " ret=%" PRId64, jint(r, "ret", 0));
 	}
 	if (jget(r, "async"))
 		fprintf(f, " %s", json_object_get_boolean(jget(r, "async")) ?
@@ -247,9 +211,9 @@ static void print_signal(FILE *f, json_object *r)
 	size_t i, n;
 
 	fprintf(f, "%s -> %s[%" PRId64 "] %s", jstr(r, "sig_name"),
-		jstr(t, "comm"), jint(t, "pid"), jstr(r, "result"));
+		jstr(t, "comm"), jint(t, "pid", 0), jstr(r, "result"));
 	print_state(f, jget(r, "target_state"));
-	if (jint(r, "sig") != 9 || !stack)
+	if (jint(r, "sig", 0) != 9 || !stack)
 		return;
 	n = jlen(stack);
 	for (i = 0; i < n; i++)
@@ -271,7 +235,7 @@ static void print_header(FILE *f, json_object *r)
 	json_object *na = jarr(r, "not_attached");
 
 	fprintf(f, "schema %" PRId64 ", clock %s, kernel %s, kthread from %s, "
-		"%zu programs attached, %zu not:", jint(r, "schema"),
+		"%zu programs attached, %zu not:", jint(r, "schema", 0),
 		jstr(r, "clock"), jstr(r, "kernel"), jstr(r, "kthread_source"),
 		jlen(jarr(r, "attached")), jlen(na));
 	print_names(f, na, "program");
@@ -281,8 +245,8 @@ static void print_trailer(FILE *f, json_object *r)
 {
 	fprintf(f, "%s: %" PRId64 " events written, %" PRId64
 		" dropped in user space, %" PRId64 " dropped in BPF; not attached:",
-		jstr(r, "exit_reason"), jint(r, "events_written"),
-		jint(r, "events_dropped"), jint(r, "bpf_drops"));
+		jstr(r, "exit_reason"), jint(r, "events_written", 0),
+		jint(r, "events_dropped", 0), jint(r, "bpf_drops", 0));
 	print_names(f, jarr(r, "not_attached"), "program");
 }
 
@@ -300,7 +264,7 @@ static void print_details(FILE *f, const char *type, json_object *r)
 		fprintf(f, "%s handler=%s", jstr(r, "sig_name"), jstr(r, "handler"));
 	else if (!strcmp(type, "exit"))
 		fprintf(f, "status=%" PRId64 " signal=%" PRId64,
-			jint(r, "exit_status"), jint(r, "exit_signal"));
+			jint(r, "exit_status", 0), jint(r, "exit_signal", 0));
 	else if (!strcmp(type, "kthread_start"))
 		fprintf(f, "%s%s", jstr(r, jget(r, "caller") ? "caller" : "threadfn"),
 			json_object_get_boolean(jget(r, "fatal_signal")) ?
@@ -308,24 +272,24 @@ static void print_details(FILE *f, const char *type, json_object *r)
 	else if (!strcmp(type, "kthread_end"))
 		fprintf(f, "%s waited %.3f ms ret=%" PRId64 "%s",
 			jstr(r, jget(r, "caller") ? "caller" : "threadfn"),
-			jms(r, "wait_ns"), jint(r, "ret"),
+			jms(r, "wait_ns"), jint(r, "ret", 0),
 			json_object_get_boolean(jget(r, "fatal_signal")) ?
 			" fatal signal pending" : "");
 	else if (!strncmp(type, "module_", 7))
 		fprintf(f, "%s %s %.3f ms ret=%" PRId64, jstr(r, "name"),
-			jstr(r, "file"), jms(r, "duration_ns"), jint(r, "ret"));
+			jstr(r, "file"), jms(r, "duration_ns"), jint(r, "ret", 0));
 	else if (!strcmp(type, "devnode"))
 		fprintf(f, "%s %s ret=%" PRId64 " made by %s %s", jstr(r, "kind"),
-			jstr(r, "name"), jint(r, "ret"), jstr(r, "bound_driver"),
+			jstr(r, "name"), jint(r, "ret", 0), jstr(r, "bound_driver"),
 			jstr(r, "bound_device"));
 	else if (!strcmp(type, "init_exec"))
 		fprintf(f, "PID 1 executes %s", jstr(r, "filename"));
 	else if (!strcmp(type, "attachment"))
-		fprintf(f, "%s: %" PRId64 " bytes%s", jstr(r, "name"), jint(r, "bytes"),
+		fprintf(f, "%s: %" PRId64 " bytes%s", jstr(r, "name"), jint(r, "bytes", 0),
 			json_object_get_boolean(jget(r, "truncated")) ? " (truncated)" : "");
 	else if (!strcmp(type, "initcall"))
 		fprintf(f, "%s %.3f ms ret=%" PRId64 " [before collector]",
-			jstr(r, "func"), jms(r, "duration_ns"), jint(r, "ret"));
+			jstr(r, "func"), jms(r, "duration_ns"), jint(r, "ret", 0));
 	else
 		fprintf(f, "%s", json_object_to_json_string_ext(
 				r, JSON_C_TO_STRING_PLAIN));
@@ -342,7 +306,7 @@ void table__print(FILE *f, json_object *rec)
 		fprintf(f, "%12.6f ", json_object_get_int64(ts) / 1e9);
 	else
 		fprintf(f, "%12s ", "-");
-	fprintf(f, "%-17s %-7" PRId64 " %-16s ", type, jint(rec, "pid"),
+	fprintf(f, "%-17s %-7" PRId64 " %-16s ", type, jint(rec, "pid", 0),
 		jstr(rec, "comm"));
 	print_details(f, type, rec);
 	fputc('\n', f);
