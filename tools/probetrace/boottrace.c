@@ -840,18 +840,14 @@ static struct boottrace_span *open__probe(struct boottrace_open *op, int pid,
 	return NULL;
 }
 
-enum boottrace_end boottrace_open__end(struct boottrace_open *op, int pid,
-				       const char *driver, const char *device,
-				       uint64_t end_ns, uint64_t *start_ns)
+/*
+ * Span @p of @op ends at @end_ns, from BPF: once.  An end the trace has
+ * already given within SAME_END_NS is the same one (BT_DUPLICATE), any
+ * other means @p was not the span open here (BT_NOT_OPEN).
+ */
+static enum boottrace_end open__end_once(struct boottrace_open *op,
+				    struct boottrace_span *p, uint64_t end_ns)
 {
-	struct boottrace_span *p = op ? open__probe(op, pid, driver, device) : NULL;
-
-	if (!p) {
-		/* Another probe on a thread with an open one: not its end. */
-		if (op && open__find(op, BT_PROBE, pid))
-			open__claim(op, pid, end_ns);
-		return BT_NOT_OPEN;
-	}
 	if (p->end_ns) {
 		if (p->end_from_trace && (p->end_ns > end_ns ? p->end_ns - end_ns :
 					  end_ns - p->end_ns) < SAME_END_NS) {
@@ -861,9 +857,26 @@ enum boottrace_end boottrace_open__end(struct boottrace_open *op, int pid,
 		return BT_NOT_OPEN;
 	}
 	p->end_ns = end_ns;
-	if (!*start_ns)
-		*start_ns = p->start_ns;
 	return BT_ENDED;
+}
+
+enum boottrace_end boottrace_open__end(struct boottrace_open *op, int pid,
+				       const char *driver, const char *device,
+				       uint64_t end_ns, uint64_t *start_ns)
+{
+	struct boottrace_span *p = op ? open__probe(op, pid, driver, device) : NULL;
+	enum boottrace_end end;
+
+	if (!p) {
+		/* Another probe on a thread with an open one: not its end. */
+		if (op && open__find(op, BT_PROBE, pid))
+			open__claim(op, pid, end_ns);
+		return BT_NOT_OPEN;
+	}
+	end = open__end_once(op, p, end_ns);
+	if (end == BT_ENDED && !*start_ns)
+		*start_ns = p->start_ns;
+	return end;
 }
 
 enum boottrace_end boottrace_open__end_module(struct boottrace_open *op,
@@ -881,17 +894,8 @@ enum boottrace_end boottrace_open__end_module(struct boottrace_open *op,
 		}
 	if (!p)
 		return BT_NOT_OPEN;
-	if (p->end_ns) {
-		if (p->end_from_trace && (p->end_ns > end_ns ? p->end_ns - end_ns :
-					  end_ns - p->end_ns) < SAME_END_NS) {
-			op->duplicates++;
-			return BT_DUPLICATE;
-		}
-		return BT_NOT_OPEN;
-	}
-	p->end_ns = end_ns;
 	*span = p;
-	return BT_ENDED;
+	return open__end_once(op, p, end_ns);
 }
 
 bool boottrace_open__origin(const struct boottrace_open *op, const char *owner,
