@@ -188,8 +188,8 @@ static const struct argp_option opts[] = {
 	{ "read-boot-trace", OPT_READ_BOOT_TRACE, "NS", 0,
 	  "Only read the boot-time trace as if attached at NS ns of boot (no BPF); statistics on stderr", 0 },
 	{ "idle-start", OPT_IDLE_START, NULL, 0,
-	  "Start up (load, attach) as SCHED_IDLE, so that the boot beside gets the CPU first; "
-	  "the boot-time trace covers the wait", 0 },
+	  "Start up (load, attach) as SCHED_IDLE and drain at nice 19, so that the boot "
+	  "beside gets the CPU first; the boot-time trace covers the wait", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output on stderr", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
 	{},
@@ -1052,16 +1052,21 @@ static void collector__destroy(struct collector *c)
 
 /*
  * --idle-start: the start-up (BTF, verifier, attach) runs only on a CPU
- * the boot leaves idle; back to the normal class once ready, to drain the
- * ring buffer at the pace of the events.  A failure leaves it as it was.
+ * the boot leaves idle; once ready, back to the normal class at nice 19:
+ * the drain still gets a share of a busy CPU, and the boot goes first.
+ * A failure leaves it as it was.
  */
 static void set_idle(bool idle)
 {
 	struct sched_param p = { 0 };
 
-	if (env.idle_start && sched_setscheduler(0, idle ? SCHED_IDLE : SCHED_OTHER, &p))
+	if (!env.idle_start)
+		return;
+	if (sched_setscheduler(0, idle ? SCHED_IDLE : SCHED_OTHER, &p))
 		fprintf(stderr, "probetrace: sched_setscheduler(%s): %s\n",
 			idle ? "SCHED_IDLE" : "SCHED_OTHER", strerror(errno));
+	else if (!idle && setpriority(PRIO_PROCESS, 0, 19))
+		fprintf(stderr, "probetrace: setpriority(19): %s\n", strerror(errno));
 }
 
 static int trace_main(void)
