@@ -74,7 +74,8 @@ check "each printk time less the offset is inside its bracket (+/- the offset's 
 # QEMU's start, which is placed on the host's clock from console.log's last
 # write less that line's printk stamp.  Checked against the host's own
 # measure of the same boot: QEMU's lifetime (wall_s) holds QEMU start ->
-# BOOT-COMPLETE, and what is left is only the shutdown.
+# BOOT-COMPLETE, and what is left is only the shutdown (0.12 s measured here;
+# up to 2 s allowed for a loaded host: a QEMU start misplaced by more fails).
 tl=$BP_RESULTS/$id/timeline.json
 "$BP" timeline --json "$boot" >"$tl" 2>/dev/null
 st() { jq -r ".stages.$1 // \"null\"" "$tl"; }
@@ -89,9 +90,9 @@ check "every stage of our /init's boot is measured (timeline --json)" \
 		.collector_s] | all(. != null and . > 0)' "$tl")" = true
 # QEMU start -> BOOT-COMPLETE: QEMU start to kernel start, then the records'
 # clock from printk's 0 (-offset) to BOOT-COMPLETE's mark.
-check "QEMU start -> boot complete fits in QEMU's lifetime, leaving 0-1 s for the shutdown" \
+check "QEMU start -> boot complete fits in QEMU's lifetime, leaving 0-2 s for the shutdown" \
 	test "$(jq --argjson w "$wall" '[.stages | .firmware_s, .kernel_s, .init_s, .udevd_s,
-		.coldplug_s, (.settle_s // 0), .tail_s] | add | . <= $w and . >= $w - 1' "$tl")" = true
+		.coldplug_s, (.settle_s // 0), .tail_s] | add | . <= $w and . >= $w - 2' "$tl")" = true
 rep=$BP_RESULTS/$id/report
 "$BP" report "$BP_RESULTS/$id" -o "$rep" --quiet >/dev/null 2>&1
 check "the report says where the boot's time goes, the firmware stage measured" \
