@@ -76,4 +76,3 @@ bool traceline__parse(char *line, struct traceline *t)
 	t->rest = tok + len < end ? tok + len + 1 : end;
 	return true;
 }
-

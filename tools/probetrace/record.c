@@ -214,6 +214,13 @@ static json_object *json_ksym(const char *s, size_t max)
 	return json_str_n(buf, sizeof(buf));
 }
 
+/* @addr as the kernel printed it into @printed (%pS), else from kallsyms. */
+static json_object *json_kaddr(struct symbolizer *sym, uint64_t addr,
+			       const char *printed, size_t max)
+{
+	return printed[0] ? json_ksym(printed, max) : json_sym(sym, addr);
+}
+
 /* ---- record types ------------------------------------------------------------ */
 
 /*
@@ -286,8 +293,7 @@ static json_object *kthread__json(const struct pt_kthread *e,
 	json_object *o = record__new(&e->hdr);
 
 	add(o, e->src == PT_KTHREAD_SRC_TP ? "caller" : "threadfn",
-	    e->caller_sym[0] ? json_ksym(e->caller_sym, sizeof(e->caller_sym))
-			     : json_sym(sym, e->caller));
+	    json_kaddr(sym, e->caller, e->caller_sym, sizeof(e->caller_sym)));
 	add(o, "source", json_object_new_string(
 		e->src == PT_KTHREAD_SRC_TP ? "tracepoint" : "fentry"));
 	add_bool(o, "fatal_signal", e->fatal_signal);
@@ -329,9 +335,8 @@ static json_object *state__json(const struct pt_task_state *s,
 	if (s->kthread_ns) {
 		m = json_object_new_object();
 		add_int(m, "for_ns", s->kthread_ns);
-		add(m, "caller", s->kthread_caller_sym[0] ?
-		    json_ksym(s->kthread_caller_sym, sizeof(s->kthread_caller_sym)) :
-		    json_sym(sym, s->kthread_caller));
+		add(m, "caller", json_kaddr(sym, s->kthread_caller, s->kthread_caller_sym,
+					    sizeof(s->kthread_caller_sym)));
 		add(o, "kthread_create", m);
 	}
 	return o;
@@ -373,9 +378,11 @@ static json_object *stack__json(const struct pt_signal *e, struct symbolizer *sy
 	int i, n = e->stack_sz / (int)sizeof(e->stack[0]);
 	char line[PT_SYM_LEN];
 
-	for (i = 0; i < n && i < PT_STACK_MAX; i++)
-		json_object_array_add(a, stack_line(e, i, line, sizeof(line)) ?
-				      json_ksym(line, sizeof(line)) : json_sym(sym, e->stack[i]));
+	for (i = 0; i < n && i < PT_STACK_MAX; i++) {
+		if (!stack_line(e, i, line, sizeof(line)))
+			line[0] = '\0';
+		json_object_array_add(a, json_kaddr(sym, e->stack[i], line, sizeof(line)));
+	}
 	return a;
 }
 

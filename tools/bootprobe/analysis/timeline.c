@@ -27,6 +27,8 @@ struct tl_entry {
 struct timeline {
 	struct tl_entry *e;
 	int n;
+	double st[ST_COUNT];	/* boot__stages() */
+	bool has_stages;
 };
 
 static void tl_add(struct timeline *tl, const char *kind, double t, double end, char *what)
@@ -50,10 +52,8 @@ static void timeline__build(const struct boot_data *b, struct timeline *tl)
 {
 	double ns = 1e9;
 
-	double st[ST_COUNT];
-
-	boot__stages(b, st);
-	tl_add(tl, "mark", -b->printk_offset_s - st[ST_FIRMWARE], NAN,
+	tl->has_stages = boot__stages(b, tl->st);
+	tl_add(tl, "mark", -b->printk_offset_s - tl->st[ST_FIRMWARE], NAN,
 	       xstrdup("QEMU starts (host clock)"));
 	tl_add(tl, "mark", -b->printk_offset_s, NAN, xstrdup("kernel starts (printk's 0)"));
 	tl_add(tl, "mark", b->kernel_done_s, NAN, xstrdup("kernel init done (Run /init)"));
@@ -122,23 +122,21 @@ static void timeline__free(struct timeline *tl)
 }
 
 /* Where the boot's time went, stage by stage (phases.h); nothing if unknown. */
-static void stages__print(const struct boot_data *b, FILE *out)
+static void stages__print(const struct timeline *tl, FILE *out)
 {
-	double st[ST_COUNT];
-
-	if (!boot__stages(b, st))
+	if (!tl->has_stages)
 		return;
 	fprintf(out, "stages (s):\n");
 	for (int k = 0; k < ST_COUNT; k++)
-		if (!isnan(st[k]))
-			fprintf(out, "%9.3f  %s\n", st[k], stage_titles[k]);
+		if (!isnan(tl->st[k]))
+			fprintf(out, "%9.3f  %s\n", tl->st[k], stage_titles[k]);
 	fprintf(out, "\n");
 }
 
 static void timeline__print(const struct boot_data *b, const struct timeline *tl, FILE *out)
 {
 	fprintf(out, "boot %s (mode %s), %s\n", b->name, b->mode, b->outcome);
-	stages__print(b, out);
+	stages__print(tl, out);
 	fprintf(out, "seconds since CLOCK_BOOTTIME's 0 (the records' clock; console times less "
 		"printk's offset, %.6f s)\n", b->printk_offset_s);
 	for (int i = 0; i < tl->n; i++) {
@@ -152,14 +150,12 @@ static void timeline__print(const struct boot_data *b, const struct timeline *tl
 }
 
 /* The stages by name; null where a mark is missing. */
-static json_object *stages__json(const struct boot_data *b)
+static json_object *stages__json(const struct timeline *tl)
 {
 	json_object *o = json_object_new_object();
-	double st[ST_COUNT];
 
-	boot__stages(b, st);
 	for (int k = 0; k < ST_COUNT; k++)
-		json_object_object_add(o, stage_names[k], jdouble(st[k]));
+		json_object_object_add(o, stage_names[k], jdouble(tl->st[k]));
 	return o;
 }
 
@@ -170,7 +166,7 @@ static json_object *timeline__json(const struct boot_data *b, const struct timel
 	json_object_object_add(o, "boot", json_object_new_string(b->name));
 	json_object_object_add(o, "mode", json_object_new_string(b->mode));
 	json_object_object_add(o, "printk_offset_s", jdouble(b->printk_offset_s));
-	json_object_object_add(o, "stages", stages__json(b));
+	json_object_object_add(o, "stages", stages__json(tl));
 	for (int i = 0; i < tl->n; i++) {
 		json_object *e = json_object_new_object();
 
