@@ -69,7 +69,7 @@ $(DEPS_STAMP): tools/deps.sh
 # bootprobe by concern: run/ boots the guest, analysis/ reads and analyses
 # runs, report/ writes reports; main.c and the command table on top.
 BP_DIRS     := tools/bootprobe tools/bootprobe/run tools/bootprobe/analysis tools/bootprobe/report
-BP_INCLUDES := $(addprefix -I,$(BP_DIRS))
+BP_INCLUDES := $(addprefix -I,$(BP_DIRS)) -Itools/probetrace
 COMMON_SRCS := $(wildcard tools/common/*.c)
 RUNNER_SRCS := $(filter-out tools/bootprobe/main.c,$(wildcard $(addsuffix /*.c,$(BP_DIRS))))
 COMMON_OBJS := $(patsubst tools/%.c,$(OBJ)/%.o,$(COMMON_SRCS))
@@ -80,7 +80,7 @@ $(OBJ)/%.o: tools/%.c | $(DEPS_STAMP)
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(@D) && $(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
-$(BIN)/bootprobe: $(OBJ)/bootprobe/main.o $(RUNNER_OBJS) $(COMMON_OBJS)
+$(BIN)/bootprobe: $(OBJ)/bootprobe/main.o $(RUNNER_OBJS) $(COMMON_OBJS) $(PT_STREAM_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) $^ -o $@ $(JSON_LIBS) -lm
 
@@ -152,14 +152,14 @@ debian-image: $(DEBIAN_DEB) $(GUEST)/boot-args | $(DEPS_STAMP)
 # The readers of untrusted input (a results folder travels between machines):
 # the event stream and console, boot.json, manifest.json, scenario files.
 # Every host source is built once, instrumented, and linked into each target.
-FUZZ_SRCS := $(COMMON_SRCS) $(RUNNER_SRCS)
+FUZZ_SRCS := $(COMMON_SRCS) $(RUNNER_SRCS) $(PT_STREAM_SRCS)
 FUZZ_OBJS := $(patsubst tools/%.c,$(OBJ)/fuzz/%.o,$(FUZZ_SRCS))
 FUZZ_SECONDS ?= 30
 FUZZ_BINS := $(BIN)/fuzz/fuzz_events $(BIN)/fuzz/fuzz_bootjson $(BIN)/fuzz/fuzz_manifest \
-	     $(BIN)/fuzz/fuzz_scenario
+	     $(BIN)/fuzz/fuzz_scenario $(BIN)/fuzz/fuzz_frames
 # Any UBSan report is a crash libFuzzer keeps, not a line in its log.
 FUZZ_CFLAGS := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
-	       -Itools/common $(BP_INCLUDES)
+	       -Itools/common $(BP_INCLUDES) -Ibpf
 
 $(OBJ)/fuzz/%.o: tools/%.c | $(DEPS_STAMP)
 	$(call msg,FUZZ-CC,$<)
@@ -180,9 +180,9 @@ TEST_BINS := $(patsubst tests/unit/%.c,$(BIN)/tests/%,$(TEST_SRCS))
 
 $(OBJ)/tests/%.o: tests/unit/%.c | $(DEPS_STAMP)
 	$(call msg,CC,$<)
-	$(Q)mkdir -p $(@D) && $(CC) $(CPPFLAGS) $(BP_INCLUDES) $(ALL_CFLAGS) -c $< -o $@
+	$(Q)mkdir -p $(@D) && $(CC) $(CPPFLAGS) $(BP_INCLUDES) -Ibpf $(ALL_CFLAGS) -c $< -o $@
 
-$(BIN)/tests/%: $(OBJ)/tests/%.o $(RUNNER_OBJS) $(COMMON_OBJS)
+$(BIN)/tests/%: $(OBJ)/tests/%.o $(RUNNER_OBJS) $(COMMON_OBJS) $(PT_STREAM_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) $^ -o $@ $(JSON_LIBS) -lm
 

@@ -21,5 +21,5 @@ bench_format_ns() {
 # bench_format_parse: the ns a record of the "formatted N records" lines
 # of stdin (a guest console's or the host's).
 bench_format_parse() {
-	sed -n 's/.*probetrace: formatted [0-9]* records: \([0-9.]*\) ns each.*/\1/p'
+	sed -n 's/.*probetrace: \(formatted\|framed\) [0-9]* records: \([0-9.]*\) ns each.*/\2/p'
 }

@@ -15,6 +15,7 @@ for t in "$@"; do
 	fuzz_events) seeds=(tests/data/events/* tests/data/console/*) ;;
 	fuzz_bootjson) seeds=(tests/data/bootjson/*) ;;
 	fuzz_manifest) seeds=(tests/data/manifest/*) ;;
+	fuzz_frames) seeds=(tests/data/frames/*) ;;
 	fuzz_scenario) seeds=(bench/scenarios/*.conf tests/data/scenarios/*) dict=() ;;
 	*) seeds=() ;;
 	esac

@@ -116,3 +116,62 @@ for ((k = 1; k <= 64; k++)); do
 	[ "$rc" -ge 124 ] && flipped_crash=$((flipped_crash + 1))
 done
 check "64 single-byte corruptions: never a crash or a hang" test "$flipped_crash" -eq 0
+
+# The binary stream (probetrace --binary): the same records as frames, the
+# header, trailer and the sample's other records as JSON frames, 40 storm
+# samples (probetrace --bench-format --binary) among them.  Frame header:
+# "PTBF", kind (u16: 1 sample, 2 JSON), 0 (u16), payload length (u32 LE).
+le32() {
+	printf '\\x%02x\\x%02x\\x%02x\\x%02x' $(($1 & 255)) $((($1 >> 8) & 255)) \
+		$((($1 >> 16) & 255)) $((($1 >> 24) & 255))
+}
+frame_json() {
+	printf 'PTBF\x02\x00\x00\x00'
+	# shellcheck disable=SC2059	# le32 prints escapes for printf
+	printf "$(le32 "$(printf '%s' "$1" | wc -c)")"
+	printf '%s' "$1"
+}
+"$PROBETRACE" --bench-format 40 --binary --output "$tmp/samples.bin" 2>/dev/null
+{
+	frame_json "$(head -1 "$tmp/good.jsonl")"
+	cat "$tmp/samples.bin"
+	sed -n '2,13p' "$tmp/good.jsonl" | while IFS= read -r line; do frame_json "$line"; done
+	frame_json "$(tail -1 "$tmp/good.jsonl")"
+} >"$tmp/good.bin"
+read_back "$tmp/good.bin" json
+check "binary: a whole stream of frames reads back with exit 0" test $? -eq 0
+check "binary: its 14 records and 40 samples come back as 54 JSON lines" \
+	test "$(jq -c . "$tmp/out" 2>/dev/null | wc -l)" -eq 54
+check "binary: the samples are the storm's signal_generate records" \
+	test "$(jq -r 'select(.type == "signal_generate" and .comm == "storm") | .sig_name' \
+		"$tmp/out" 2>/dev/null | grep -c SIGUSR1)" -eq 40
+read_back "$tmp/good.bin" table
+check "binary: table mode shows the SIGKILL with the victim's state" \
+	grep -q 'SIGKILL -> (udev-worker)\[[0-9]*\] delivered; target in module load of slowprobe' "$tmp/out"
+
+bsize=$(stat -c %s "$tmp/good.bin")
+crashes=0 wrong=0 cuts=0
+for ((cut = 1; cut < bsize; cut += 7)); do
+	cuts=$((cuts + 1))
+	head -c "$cut" "$tmp/good.bin" >"$tmp/cut.bin"
+	rc=$(worst_status "$tmp/cut.bin")
+	[ "$rc" -ge 124 ] && crashes=$((crashes + 1))
+	[ "$rc" -ne 2 ] && [ "$rc" -lt 124 ] && wrong=$((wrong + 1))
+done
+check "binary: cut at $cuts of its $bsize byte offsets: never a crash or a hang" test "$crashes" -eq 0
+check "binary: cut anywhere: always reported (exit 2)" test "$wrong" -eq 0
+flipped_crash=0
+for ((k = 1; k <= 64; k++)); do
+	pos=$(((k * 7919) % bsize))
+	cp "$tmp/good.bin" "$tmp/bad.bin"
+	printf '\x7f' | dd of="$tmp/bad.bin" bs=1 seek="$pos" conv=notrunc status=none
+	rc=$(worst_status "$tmp/bad.bin")
+	[ "$rc" -ge 124 ] && flipped_crash=$((flipped_crash + 1))
+done
+check "binary: 64 single-byte corruptions: never a crash or a hang" test "$flipped_crash" -eq 0
+head -c 4096 /dev/urandom >"$tmp/bad.bin"
+{ frame_json "$(head -1 "$tmp/good.jsonl")"; cat "$tmp/bad.bin"; } >"$tmp/bad2.bin"
+rc=$(worst_status "$tmp/bad2.bin")
+check "binary: a header frame then 4 KiB of random bytes: reported, no crash" test "$rc" -eq 2
+read_back "$tmp/bad2.bin" json
+check "binary: the reader says what it skipped" grep -q 'bytes between frames skipped' "$tmp/err"

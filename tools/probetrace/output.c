@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* JSON Lines and table output of probetrace records. */
+/* JSON Lines, binary frames and table output of probetrace records. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -7,8 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "frame.h"
 #include "jsonio.h"
 #include "output.h"
+#include "record.h"
 
 int output__open(struct output *out, const char *path, int table)
 {
@@ -65,31 +67,95 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
-/* One line into the buffer, grown as needed. */
+/* Room for @n more bytes in the buffer; 0 or -ENOMEM. */
+static int output__reserve(struct output *out, size_t n)
+{
+	size_t cap;
+	char *buf;
+
+	if (out->len + n <= out->cap)
+		return 0;
+	cap = out->cap ? out->cap : 2 * OUTPUT_BATCH;
+	while (cap < out->len + n)
+		cap *= 2;
+	buf = realloc(out->buf, cap);
+	if (!buf)
+		return -ENOMEM;
+	out->buf = buf;
+	out->cap = cap;
+	return 0;
+}
+
+/* @len bytes of @kind behind a frame header, into the buffer. */
+static int output__buffer_frame(struct output *out, enum pt_frame_kind kind,
+				const void *data, size_t len)
+{
+	struct pt_frame f = frame__header(kind, len);
+
+	if (len > PT_FRAME_MAX)
+		return -EMSGSIZE;
+	if (output__reserve(out, sizeof(f) + len))
+		return -ENOMEM;
+	memcpy(out->buf + out->len, &f, sizeof(f));
+	memcpy(out->buf + out->len + sizeof(f), data, len);
+	out->len += sizeof(f) + len;
+	out->pending++;
+	return 0;
+}
+
+/* One line into the buffer (one JSON frame in binary output). */
 static int output__buffer_json(struct output *out, json_object *rec)
 {
 	const char *s;
-	size_t len, cap;
-	char *buf;
+	size_t len;
 
 	s = json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN |
 					   JSON_C_TO_STRING_NOSLASHESCAPE);
 	len = strlen(s);
-	if (out->len + len + 1 > out->cap) {
-		cap = out->cap ? out->cap : 2 * OUTPUT_BATCH;
-		while (cap < out->len + len + 1)
-			cap *= 2;
-		buf = realloc(out->buf, cap);
-		if (!buf)
-			return -ENOMEM;
-		out->buf = buf;
-		out->cap = cap;
-	}
+	if (out->binary)
+		return output__buffer_frame(out, PT_FRAME_JSON, s, len);
+	if (output__reserve(out, len + 1))
+		return -ENOMEM;
 	memcpy(out->buf + out->len, s, len);
 	out->buf[out->len + len] = '\n';
 	out->len += len + 1;
 	out->pending++;
 	return 0;
+}
+
+int output__write_sample(struct output *out, const void *data, size_t size)
+{
+	const struct pt_hdr *h = data;
+	int err = -EINVAL;
+
+	if (out->binary && !out->table && size >= sizeof(*h) && h->type < PT_TYPE_MAX)
+		err = output__buffer_frame(out, PT_FRAME_SAMPLE, data, size);
+	if (err) {
+		out->failed++;
+		out->last_err = err;
+		return err;
+	}
+	out->samples_by_type[h->type]++;
+	return 0;
+}
+
+json_object *output__by_type(struct output *out)
+{
+	json_object *n;
+	const char *name;
+
+	for (uint32_t t = 0; t < PT_TYPE_MAX; t++) {
+		name = record__type_name(t);
+		if (!out->samples_by_type[t] || !name)
+			continue;
+		if (json_object_object_get_ex(out->by_type, name, &n))
+			json_object_int_inc(n, out->samples_by_type[t]);
+		else
+			json_object_object_add(out->by_type, name,
+					       json_object_new_int64(out->samples_by_type[t]));
+		out->samples_by_type[t] = 0;
+	}
+	return out->by_type;
 }
 
 int output__flush(struct output *out)

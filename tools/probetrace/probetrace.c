@@ -35,6 +35,7 @@
 #include "output.h"
 #include "record.h"
 #include "replay.h"
+#include "util.h"
 
 #define MAX_LINKS 64
 
@@ -56,6 +57,7 @@ static struct env {
 	bool sigchld;
 	bool all_exits;
 	bool idle_start;
+	bool binary;
 	bool verbose;
 } env = {
 	.tracefs = "/sys/kernel/tracing",
@@ -152,6 +154,7 @@ enum {
 	OPT_BENCH_FORMAT,
 	OPT_READ_BOOT_TRACE,
 	OPT_IDLE_START,
+	OPT_BINARY,
 };
 
 static const struct argp_option opts[] = {
@@ -190,6 +193,9 @@ static const struct argp_option opts[] = {
 	{ "idle-start", OPT_IDLE_START, NULL, 0,
 	  "Start up (load, attach) as SCHED_IDLE and drain at nice 19, so that the boot "
 	  "beside gets the CPU first; the boot-time trace covers the wait", 0 },
+	{ "binary", OPT_BINARY, NULL, 0,
+	  "Write the samples as they came, framed, for the reader to format "
+	  "(probetrace --input, bootprobe run): no formatting on the guest's CPU", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output on stderr", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
 	{},
@@ -235,6 +241,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_SIGCHLD: env.sigchld = true; break;
 	case OPT_ALL_EXITS: env.all_exits = true; break;
 	case OPT_IDLE_START: env.idle_start = true; break;
+	case OPT_BINARY: env.binary = true; break;
 	case OPT_RINGBUF_SIZE:
 		if (parse_size(arg, &env.ringbuf_size))
 			argp_error(state, "--ringbuf-size %s: not a power of 2 from 4K to 1G", arg);
@@ -716,6 +723,51 @@ static void collector__flush(struct collector *c)
 	c->batch_events = 0;
 }
 
+/*
+ * A sample the reader can format as it came: not one the boot-time trace
+ * completes here (a probe or module load while spans open at the cutover
+ * are known, a signal to a thread in one), nor a probe whose initcall
+ * would be looked up in this machine's kallsyms.
+ */
+static bool collector__sample_as_is(const struct collector *c, const void *data,
+				    size_t size)
+{
+	const struct pt_hdr *h = data;
+
+	if (!c->out.binary || size < sizeof(*h))
+		return false;
+	switch (h->type) {
+	case PT_PROBE_START:
+	case PT_PROBE:
+		return size >= sizeof(struct pt_probe) && !c->boot_open.n &&
+		       ((const struct pt_probe *)data)->origin.kind != PT_ORIGIN_INITCALL;
+	case PT_MODULE_LOAD:
+		return !c->boot_open.n;
+	case PT_SIGNAL_GENERATE:
+		return size >= PT_SIGNAL_SHORT &&
+		       !boottrace_open__has(&c->boot_open,
+					    ((const struct pt_signal *)data)->target_pid);
+	default:
+		return h->type < PT_TYPE_MAX;
+	}
+}
+
+/* A sample into the output as it came; counted as handle_event() counts. */
+static void collector__write_sample(struct collector *c, const void *data, size_t size)
+{
+	uint32_t type = ((const struct pt_hdr *)data)->type;
+
+	/* Module text comes and goes: reload kallsyms at the next lookup. */
+	if (type == PT_MODULE_LOAD_START || type == PT_MODULE_LOAD || type == PT_MODULE_INIT)
+		c->sym.stale = 1;
+	if (output__write_sample(&c->out, data, size)) {
+		c->write_failed++;
+	} else {
+		c->written++;
+		c->batch_events++;
+	}
+}
+
 static int handle_event(void *ctx, void *data, size_t size)
 {
 	const struct pt_hdr *h = data;
@@ -724,6 +776,10 @@ static int handle_event(void *ctx, void *data, size_t size)
 	json_object *rec;
 
 	c->received++;
+	if (collector__sample_as_is(c, data, size)) {
+		collector__write_sample(c, data, size);
+		goto flush;
+	}
 	if (size >= sizeof(struct pt_probe) && h->type == PT_PROBE)
 		rec = probe_from_event(c, data, size, &duplicate);
 	else if (size >= sizeof(struct pt_signal) && h->type == PT_SIGNAL_GENERATE)
@@ -745,6 +801,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 		c->batch_events++;
 	}
 	json_object_put(rec);
+flush:
 	if (output__pending_bytes(&c->out) >= OUTPUT_BATCH)
 		collector__flush(c);
 	return 0;
@@ -1008,7 +1065,7 @@ static void collector__trailer(struct collector *c)
 	json_object_object_add(o, "bpf_drops_by_type", collector__drops_by_type(c));
 	json_object_object_add(o, "bpf_signal_drops", collector__signal_drops(c));
 	json_object_object_add(o, "bpf_counters", collector__bpf_counters(c));
-	json_object_object_add(o, "records_by_type", json_object_get(c->out.by_type));
+	json_object_object_add(o, "records_by_type", json_object_get(output__by_type(&c->out)));
 	json_object_object_add(o, "not_attached", json_object_get(c->not_attached));
 	json_object_object_add(o, "boot_trace", env.boot_trace ?
 			       boottrace__stats_json(&c->boot, &c->boot_open,
@@ -1081,11 +1138,12 @@ static int trace_main(void)
 
 	c.attached = json_object_new_array();
 	c.not_attached = json_object_new_array();
-	err = output__open(&c.out, env.output, env.table);
+	err = output__open(&c.out, env.output, env.binary ? 0 : env.table);
 	if (err) {
 		fprintf(stderr, "probetrace: %s: %s\n", env.output, strerror(-err));
 		goto out;
 	}
+	c.out.binary = env.binary;
 	c.t_start = boot_ns();
 	set_idle(true);
 	err = collector__open_later(&c);
@@ -1194,7 +1252,7 @@ static int replay_main(void)
 	err = replay__run(env.input, &out, &st);
 	output__close(&out);
 	if (err < 0) {
-		fprintf(stderr, "probetrace: %s: %s\n", env.input, strerror(-err));
+		fprintf(stderr, "probetrace: %s: %s\n", env.input, read_file_strerror(-err));
 		return 1;
 	}
 	fprintf(stderr, "probetrace: %s: %llu records, %llu malformed lines%s\n",
@@ -1225,6 +1283,7 @@ static int bench_format_main(void)
 			strerror(-err));
 		return 1;
 	}
+	c.out.binary = env.binary;
 	t0 = boot_ns();
 	cpu0 = cpu_ns();
 	for (i = 0; i < env.bench_format; i++) {
@@ -1233,8 +1292,8 @@ static int bench_format_main(void)
 		handle_event(&c, &e, PT_SIGNAL_SHORT);
 	}
 	collector__flush(&c);
-	fprintf(stderr, "probetrace: formatted %ld records: %.0f ns each (%.0f ns CPU), %llu written\n",
-		env.bench_format, (double)(boot_ns() - t0) / env.bench_format,
+	fprintf(stderr, "probetrace: %s %ld records: %.0f ns each (%.0f ns CPU), %llu written\n",
+		env.binary ? "framed" : "formatted", env.bench_format, (double)(boot_ns() - t0) / env.bench_format,
 		(double)(cpu_ns() - cpu0) / env.bench_format,
 		(unsigned long long)c.written);
 	output__close(&c.out);

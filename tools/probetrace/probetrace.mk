@@ -25,6 +25,10 @@ PT_COMMON_OBJS := $(patsubst tools/%.c,$(OBJ)/%.o,$(addprefix tools/common/,\
 PT_BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall \
 		 -Wno-unused-function -I$(BUILD) -Ibpf
 PT_LIBS       := -lbpf -lelf -lz -ljson-c
+# The binary stream's decoder and the record formatter it shares with the
+# collector: linked into bootprobe too (bootprobe run decodes the port).
+PT_STREAM_SRCS := $(addprefix tools/probetrace/,frame.c record.c ksyms.c)
+PT_STREAM_OBJS := $(patsubst tools/probetrace/%.c,$(PT_OBJ)/%.o,$(PT_STREAM_SRCS))
 
 .PHONY: probetrace
 probetrace: $(PROBETRACE)
@@ -49,13 +53,12 @@ $(PT_OBJ)/%.skel.h: $(PT_OBJ)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $* >$@.tmp && mv $@.tmp $@
 
-# Named as targets, the skeleton and its object "ought to exist" for make:
-# without this, in a clean tree the $(PT_OBJ)/%.o rule below is passed over
-# for the top-level $(OBJ)/%.o one, which lacks -Ibpf.
-$(PT_SKEL): $(PT_BPF_OBJ)
+# Only the collector's main file includes the skeleton: the others (the
+# stream decoder bootprobe links among them) build without the kernel.
+$(PT_OBJ)/probetrace.o: $(PT_SKEL)
 
 # More specific than the top-level $(OBJ)/%.o rule (shorter stem): wins.
-$(PT_OBJ)/%.o: tools/probetrace/%.c $(PT_SKEL) | $(DEPS_STAMP)
+$(PT_OBJ)/%.o: tools/probetrace/%.c | $(DEPS_STAMP)
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(@D) && \
 		$(CC) $(CPPFLAGS) -Ibpf -I$(PT_OBJ) $(ALL_CFLAGS) -c $< -o $@

@@ -5,7 +5,8 @@
  *   results/<run-id>/boots/<mode>-<NNN>/    one boot:
  *       qemu-cmdline.txt  the exact QEMU command line (shell-quoted)
  *       console.log       the serial console
- *       events.jsonl      the event port (virtio-serial)
+ *       events.jsonl      the event port (virtio-serial), decoded if binary
+ *       events.port       the port's binary stream, kept only if damaged
  *       qemu.log          QEMU's own stdout and stderr
  *       boot.json         mode, outcome, exit status, wall time, host
  * A shard (run --shard K/N) is the same in RESULTS/RUN-ID.shard-K-of-N, its
@@ -78,6 +79,20 @@ static void add_settings(struct json_object *o, const char *guest_cmdline)
 	add_str(o, "kill_policy", s.kill_policy);
 }
 
+/* How the port's binary stream decoded: frames, and what was refused or cut. */
+static struct json_object *port__json(const struct port_stats *ps)
+{
+	struct json_object *o = json_object_new_object();
+
+	add_str(o, "format", "binary");
+	json_object_object_add(o, "frames", json_object_new_int64(ps->fs.frames));
+	json_object_object_add(o, "samples", json_object_new_int64(ps->fs.samples));
+	json_object_object_add(o, "refused", json_object_new_int64(ps->fs.refused));
+	json_object_object_add(o, "skipped_bytes", json_object_new_int64(ps->fs.skipped_bytes));
+	json_object_object_add(o, "cut_bytes", json_object_new_int64(ps->fs.cut_bytes));
+	return o;
+}
+
 int results__write_boot(const struct run *run, const struct boot *b,
 			const char *qemu_cmdline, const char *kernel_args,
 			const char *guest_cmdline)
@@ -96,6 +111,8 @@ int results__write_boot(const struct run *run, const struct boot *b,
 	if (!isnan(b->console_last_write_s))
 		json_object_object_add(o, "console_last_write_s",
 				       json_seconds(b->console_last_write_s));
+	if (b->port.binary)
+		json_object_object_add(o, "event_port", port__json(&b->port));
 	add_str(o, "started_at", b->started_at);
 	add_str(o, "accel", run->accel);
 	add_str(o, "host", host_name());

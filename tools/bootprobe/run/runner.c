@@ -278,7 +278,7 @@ static int boot__start(struct run *run, struct boot *b)
 		return err;
 	}
 	console = xasprintf("%s/console.log", b->dir);
-	events = xasprintf("%s/events.jsonl", b->dir);
+	events = xasprintf("%s/%s", b->dir, PORT_FILE);
 	log = xasprintf("%s/qemu.log", b->dir);
 	cfg.console_path = console;
 	cfg.events_path = events;
@@ -360,6 +360,22 @@ static double boot__last_write_s(const struct boot *b, const char *path)
 	return s >= 0 && s <= b->wall_s + 1 ? s : NAN;
 }
 
+/* The port's stream into events.jsonl; what was lost in it is said and kept. */
+static void boot__decode_port(struct boot *b)
+{
+	int err = port__to_events(b->dir, &b->port);
+
+	if (err)
+		fprintf(stderr, "bootprobe: boot %s: cannot decode %s: %s\n", b->name,
+			PORT_FILE, strerror(-err));
+	else if (port_stats__damaged(&b->port))
+		fprintf(stderr, "bootprobe: boot %s: event port: %llu frames refused, "
+			"%llu bytes skipped, %llu bytes cut (%s kept)\n", b->name,
+			(unsigned long long)b->port.fs.refused,
+			(unsigned long long)b->port.fs.skipped_bytes,
+			(unsigned long long)b->port.fs.cut_bytes, PORT_FILE);
+}
+
 /* Classify, write the boot's files, then name it in the manifest. */
 static void boot__finish(struct run *run, struct boot *b, int status)
 {
@@ -379,6 +395,7 @@ static void boot__finish(struct run *run, struct boot *b, int status)
 	b->qe.exited = WIFEXITED(status);
 	b->qe.status = WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status);
 	b->outcome = outcome__classify(console, &b->qe);
+	boot__decode_port(b);
 	b->pid = 0;
 	b->finished = true;
 	if (cmdline)

@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "outcome.h"
+#include "port.h"
 
 struct json_object;
 #include "scenario.h"
@@ -54,6 +55,7 @@ struct boot {
 	 * line the analysis places the kernel's start on the host's clock.
 	 */
 	double console_last_write_s;
+	struct port_stats port;	/* the event port's stream, decoded */
 	struct qemu_exit qe;
 	enum outcome outcome;
 	bool started;
