@@ -19,6 +19,9 @@ release=$(jq -r .kernel_release build/debian/image.json)
 check "debian: the boot completes (ok)" test "$(boot_outcome "$b")" = ok
 check "debian: boot.json records the image's kernel $release" \
 	test "$(jq -r .kernel_release "$b/boot.json")" = "$release"
+check "debian: the collector sent binary samples on the port, decoded on the host, none refused" \
+	test "$(jq -r '.event_port | "\(.samples > 0) \(.refused) \(.skipped_bytes) \(.cut_bytes)"' \
+		"$b/boot.json")" = "true 0 0 0"
 check "debian: the stream's header names the same kernel" \
 	test "$(jq -r 'select(.type == "header") | .kernel' "$ev")" = "$release"
 drivers=$(jq -r 'select(.type == "probe" and .start_ns != null) | .driver' "$ev" | sort -u | wc -l)

@@ -15,7 +15,10 @@
 # probe has begun (bootprobe.collector_after=1): the worker's module load
 # and probe were already running when the programs attached, which never
 # see them end (fexit wraps only calls that enter after it), so the state
-# at the kill and the probe's end come from the boot-time trace.
+# at the kill and the probe's end come from the boot-time trace.  Mode kill
+# sends the samples as they came (the default, probetrace --binary, decoded
+# by the runner), mode late JSON Lines formatted in the guest
+# (bootprobe.events=json): both ways, the same chain.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/guest/probetrace-lib.sh
@@ -24,12 +27,15 @@ pt_require "probetrace records udevd's SIGKILL of a module-loading worker"
 id=$(bp_run_id pt-kill)
 pt_boot "$id" --devices 1 --timeout 120 \
 	--mode 'kill:udev.event_timeout=3 slowprobe.probe_ms=4000 slowprobe.nthreads=1 bootprobe.collector=wait' \
-	--mode 'late:udev.event_timeout=3 slowprobe.probe_ms=4000 slowprobe.nthreads=1 bootprobe.collector_after=1'
+	--mode 'late:udev.event_timeout=3 slowprobe.probe_ms=4000 slowprobe.nthreads=1 bootprobe.collector_after=1 bootprobe.events=json'
 boot=$BP_RESULTS/$id/boots/kill-001
 ev=$boot/events.jsonl
 con=$boot/console.log
 
 check "the boot completes" test "$(boot_outcome "$boot")" = ok
+check "the port carried binary samples, decoded on the host, none refused" \
+	test "$(jq -r '.event_port | "\(.samples > 0) \(.refused) \(.skipped_bytes) \(.cut_bytes)"' \
+		"$boot/boot.json")" = "true 0 0 0"
 pt_check_stream "the event stream is whole" "$ev"
 pt_check_no_drops "no event dropped in BPF or user space" "$ev"
 
@@ -83,6 +89,8 @@ ev=$boot/events.jsonl
 con=$boot/console.log
 check "late collector: the boot completes" test "$(boot_outcome "$boot")" = ok
 pt_check_stream "late collector: the event stream is whole" "$ev"
+check "late collector: with bootprobe.events=json the port carried JSON Lines, kept as they came" \
+	test "$(jq -r '.event_port // "none"' "$boot/boot.json")" = none
 wpid=$(sed -n 's/.*systemd-udevd\[[0-9]*\]: .*Worker \[\([0-9]*\)\] processing SEQNUM=[0-9]* killed.*/\1/p' "$con" | head -1)
 dev=$(sed -n 's/.*slowprobe \([0-9a-f:.]*\): probe start:.*/\1/p' "$con" | head -1)
 kill='[.[] | select(.type == "signal_generate" and .sig == 9 and .target.pid == '"${wpid:-0}"')]'

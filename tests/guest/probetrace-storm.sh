@@ -65,3 +65,11 @@ check "the BPF drops by type add up to the BPF drops ($all_by_type = $drops)" \
 	test "$all_by_type" = "$drops"
 check "every record received is written, none dropped in user space" \
 	test "$recv" = "$written" -a "$udrops" = 0
+# The collector sent the samples as they came (probetrace --binary); the
+# runner decoded them: each storm record is a sample, none refused.
+read -r samples refused skipped cut <<<"$(jq -r '.event_port |
+	"\(.samples) \(.refused) \(.skipped_bytes) \(.cut_bytes)"' "$boot/boot.json")"
+check "the storms came as binary samples decoded on the host ($samples of $written records)" \
+	test "${samples:-0}" -ge $((small + big)) -a "$samples" -le "$written"
+check "no frame refused, skipped or cut ($refused, $skipped, $cut)" \
+	test "$refused $skipped $cut" = "0 0 0" -a ! -e "$boot/events.port"
