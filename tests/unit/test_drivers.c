@@ -180,8 +180,8 @@ static void check_md(const char *md)
 
 static void check_html(const char *html)
 {
-	CHECK(has(html, "<td> bad&#124;name&#96;,&quot;x </td><td> dev&#124;1 </td>"),
-	      "report.html shows the hostile names as one cell each, character references kept");
+	CHECK(has(html, "<td> bad|name`,&quot;x </td><td> dev|1 </td>"),
+	      "report.html shows the hostile names as one cell each, escaped for HTML");
 	CHECK(has(html, "<td> slowdrv </td><td class=n> 5 / 5 </td><td class=n> 100.00 </td>"
 		  "<td class=n> 300.00 </td>"),
 	      "report.html has slowdrv's row, its name left-aligned, its numbers right");

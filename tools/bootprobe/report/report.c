@@ -9,13 +9,12 @@
 #define _GNU_SOURCE
 #include "report.h"
 #include "charts.h"
+#include "doc.h"
 #include "drivers.h"
 #include "explain.h"
-#include "html.h"
 #include "jsonio.h"
 #include "trace.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
@@ -33,67 +32,7 @@ static void fmt(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.3f", v);
 }
 
-/* ---- escaping: one helper per output language ------------------------------------- */
-
-/*
- * @s as Markdown text, safe in a paragraph, a heading or a table cell: bytes
- * Markdown would act on (`*[]<>&|~\ and _ not between two letters or digits)
- * as numeric character references, control bytes as '?'.  The caller frees.
- */
-static char *md_str(const char *s)
-{
-	char *out = xmalloc(strlen(s) * 6 + 1), *o = out;
-
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		bool inner = p > (const unsigned char *)s && isalnum(p[-1]) && isalnum(p[1]);
-
-		if (*p < 0x20 || *p == 0x7f)
-			*o++ = '?';
-		else if (strchr("`*[]<>&|~\\", *p) || (*p == '_' && !inner))
-			o += sprintf(o, "&#%d;", *p);
-		else
-			*o++ = (char)*p;
-	}
-	*o = '\0';
-	return out;
-}
-
-/* Escaped names that live until the report is written (report__write frees them). */
-static struct strv md_pool;
-
-/* md_str(@s) for a printf argument: no free at the call site. */
-static const char *md(const char *s)
-{
-	char *e = md_str(s);
-
-	strv__push(&md_pool, e);
-	free(e);
-	return md_pool.v[md_pool.n - 1];
-}
-
-/*
- * @s inside a Markdown code span or code block: a backtick would end it (or
- * a ``` line close the block), so it becomes '; control bytes become '?',
- * line breaks too unless @block.
- */
-static void md_code_text(FILE *f, const char *s, bool block)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '`')
-			fputc('\'', f);
-		else if ((c < 0x20 && !(block && c == '\n')) || c == 0x7f)
-			fputc('?', f);
-		else
-			fputc(c, f);
-	}
-}
-
-static void md_code(FILE *f, const char *s)
-{
-	md_code_text(f, s, false);
-}
+/* ---- CSV fields ------------------------------------------------------------------- */
 
 /*
  * @s as one CSV field (RFC 4180): quoted when it holds a comma, a quote or a
@@ -203,9 +142,31 @@ static int write_csv(struct run_data *r, const char *dir)
 	return out_file__commit(&o, WHO);
 }
 
-/* ---- report.md (the same text feeds report.html) ------------------------------------ */
+/* ---- the report: report.md and report.html, block by block (doc.h) ----------------- */
 
-static void md_summary_row(FILE *f, const char *label, const struct summary *s)
+/* Cells of the program's words, @titles ending with NULL. */
+static void md_cells(struct doc *d, const char *const *titles)
+{
+	for (int k = 0; titles[k]; k++)
+		doc__cellf(d, "%s", titles[k]);
+}
+
+/* A table, its header row's first cells @titles. */
+static void md_table(struct doc *d, const char *const *titles)
+{
+	doc__table(d);
+	md_cells(d, titles);
+}
+
+/* A heading of the program's words. */
+static void md_heading(struct doc *d, int level, const char *title)
+{
+	doc__heading(d, level);
+	doc__text(d, "%s", title);
+}
+
+/* A row's cells after its label: n, median, IQR, 95 % CI, min – max. */
+static void md_summary_cells(struct doc *d, const struct summary *s)
 {
 	char med[32], q1[32], q3[32], lo[32], hi[32], mn[32], mx[32];
 
@@ -216,60 +177,71 @@ static void md_summary_row(FILE *f, const char *label, const struct summary *s)
 	fmt(hi, sizeof(hi), s->ci_hi);
 	fmt(mn, sizeof(mn), s->min);
 	fmt(mx, sizeof(mx), s->max);
-	fprintf(f, "| %s | %zu | %s | %s – %s | %s – %s | %s – %s |\n", label, s->n, med, q1, q3,
-		lo, hi, mn, mx);
+	doc__cellf(d, "%zu", s->n);
+	doc__cellf(d, "%s", med);
+	doc__cellf(d, "%s – %s", q1, q3);
+	doc__cellf(d, "%s – %s", lo, hi);
+	doc__cellf(d, "%s – %s", mn, mx);
 }
 
 /* A mode whose collector lost something: its counts are lower bounds. */
-static void md_mode_losses(FILE *f, const struct mode_stats *m)
+static void md_mode_losses(struct doc *d, const struct mode_stats *m)
 {
 	if (!m->boots_lossy)
 		return;
-	fprintf(f, "**Incomplete counts**: the collector lost %lld events in this mode's boots, or "
-		"ran without a program; SIGKILLs are unknown in %d of %d boots and probes in %d "
-		"(see \"What the collector lost\"). Counts below are lower bounds.\n\n",
-		(long long)m->events_lost, m->boots_kills_incomplete, m->boots,
-		m->boots_probes_incomplete);
+	doc__para(d);
+	doc__bold(d, "Incomplete counts");
+	doc__text(d, ": the collector lost %lld events in this mode's boots, or ran without a "
+		  "program; SIGKILLs are unknown in %d of %d boots and probes in %d (see \"What "
+		  "the collector lost\"). Counts below are lower bounds.",
+		  (long long)m->events_lost, m->boots_kills_incomplete, m->boots,
+		  m->boots_probes_incomplete);
 }
 
 /* A mode with more drivers than this gets no per-driver rows in its table. */
 #define MD_MODE_DRIVER_ROWS 8
 
-static void md_drivers_probed(FILE *f, const struct run_data *r);
+static void md_drivers_probed(struct doc *d, const struct run_data *r);
 
-static void md_modes(FILE *f, struct run_data *r)
+static void md_modes(struct doc *d, struct run_data *r)
 {
-	fprintf(f, "## Per mode\n\n");
-	md_drivers_probed(f, r);
+	md_heading(d, 2, "Per mode");
+	md_drivers_probed(d, r);
 	for (int i = 0; i < r->nr_modes; i++) {
 		const struct mode_stats *m = &r->modes[i];
 
-		fprintf(f, "### %s\n\n%d boots, %d ok; kill rate %d/%d boots; failed probes %d of %d, "
-			"in %d of %d ok boots\n\n", md(m->name), m->boots, m->ok, m->boots_with_kills,
-			m->boots, m->failed_probes, m->probes, m->boots_with_failed, m->ok);
-		md_mode_losses(f, m);
+		doc__heading(d, 3);
+		doc__name(d, m->name);
+		doc__para(d);
+		doc__text(d, "%d boots, %d ok; kill rate %d/%d boots; failed probes %d of %d, in %d "
+			  "of %d ok boots", m->boots, m->ok, m->boots_with_kills, m->boots,
+			  m->failed_probes, m->probes, m->boots_with_failed, m->ok);
+		md_mode_losses(d, m);
 		if (m->boots_udev_ignored) {
-			fprintf(f, "udevd ignored a setting in %d of %d boots: `",
-				m->boots_udev_ignored, m->boots);
-			md_code(f, m->udev_ignored);
-			fprintf(f, "`\n\n");
+			doc__para(d);
+			doc__text(d, "udevd ignored a setting in %d of %d boots: ",
+				  m->boots_udev_ignored, m->boots);
+			doc__code(d, m->udev_ignored);
 		}
-		fprintf(f, "| metric | n | median | IQR | 95 %% CI of median | min – max |\n"
-			"|---|---|---|---|---|---|\n");
-		for (int k = 0; k < M_COUNT; k++)
-			md_summary_row(f, metric_titles[k], &m->s[k]);
+		md_table(d, (const char *const[]){ "metric", "n", "median", "IQR",
+				"95 % CI of median", "min – max", NULL });
+		for (int k = 0; k < M_COUNT; k++) {
+			doc__row(d);
+			doc__cellf(d, "%s", metric_titles[k]);
+			md_summary_cells(d, &m->s[k]);
+		}
 		for (int k = 0; m->nr_drivers <= MD_MODE_DRIVER_ROWS && k < m->nr_drivers; k++) {
-			char *name = md_str(m->drivers[k].driver);
-			char *label = xasprintf("probe time of %s (s)", name);
-
-			md_summary_row(f, label, &m->drivers[k].s);
-			free(label);
-			free(name);
+			doc__row(d);
+			doc__cellf(d, "probe time of ");
+			doc__name(d, m->drivers[k].driver);
+			doc__text(d, " (s)");
+			md_summary_cells(d, &m->drivers[k].s);
 		}
-		if (m->nr_drivers > MD_MODE_DRIVER_ROWS)
-			fprintf(f, "\nThe probe times of its %d drivers: summary.csv (per probe) and "
-				"drivers.csv (per boot).\n", m->nr_drivers);
-		fprintf(f, "\n");
+		if (m->nr_drivers > MD_MODE_DRIVER_ROWS) {
+			doc__para(d);
+			doc__text(d, "The probe times of its %d drivers: summary.csv (per probe) and "
+				  "drivers.csv (per boot).", m->nr_drivers);
+		}
 	}
 }
 
@@ -290,92 +262,165 @@ static void fmt_p(char *buf, size_t len, const struct comparison *c)
  * that no arrangement of them reaches the level; then the boots per mode a
  * difference of the observed size needs, where that is more than it had.
  */
-static void md_power(FILE *f, const struct comparison *c, const char *unit)
+static void md_power(struct doc *d, const struct comparison *c, const char *unit)
 {
 	size_t least = c->na < c->nb ? c->na : c->nb;
 
 	if (isinf(c->mdd))
-		fprintf(f, " With %zu and %zu boots no difference can reach p < %.3g (the exact "
-			"Mann-Whitney p cannot go below %.3g); that takes %zu boots per mode.", c->nb,
-			c->na, c->alpha, stats_mw_min_p(c->na, c->nb), stats_mw_min_n(c->alpha));
+		doc__text(d, " With %zu and %zu boots no difference can reach p < %.3g (the exact "
+			  "Mann-Whitney p cannot go below %.3g); that takes %zu boots per mode.",
+			  c->nb, c->na, c->alpha, stats_mw_min_p(c->na, c->nb),
+			  stats_mw_min_n(c->alpha));
 	else if (isfinite(c->mdd))
-		fprintf(f, " At these boots the smallest difference found with power %.1f at "
-			"p < %.3g is %.3f %s.", CMP_POWER, c->alpha, c->mdd, unit);
+		doc__text(d, " At these boots the smallest difference found with power %.1f at "
+			  "p < %.3g is %.3f %s.", CMP_POWER, c->alpha, c->mdd, unit);
 	/* beyond what the test itself needs, said just before */
 	if (c->n_needed > least && (!isinf(c->mdd) || c->n_needed > stats_mw_min_n(c->alpha)))
-		fprintf(f, " Need about %zu boots per mode to detect a %.3f %s difference.",
-			c->n_needed, fabs(c->diff), unit);
+		doc__text(d, " Need about %zu boots per mode to detect a %.3f %s difference.",
+			  c->n_needed, fabs(c->diff), unit);
 }
 
-static void md_comparisons(FILE *f, struct run_data *r, const struct mode_stats *base,
+static void md_comparison_row(struct doc *d, const char *mode, int metric,
+			      const struct comparison *c)
+{
+	char pct[32] = "-", mdd[32] = "none", need[32] = "-";
+
+	if (isfinite(c->pct))
+		snprintf(pct, sizeof(pct), "%+.1f %%", c->pct);
+	if (isfinite(c->mdd))
+		snprintf(mdd, sizeof(mdd), "%.3f", c->mdd);
+	else if (isnan(c->mdd))
+		snprintf(mdd, sizeof(mdd), "-");
+	if (c->n_needed)
+		snprintf(need, sizeof(need), "%zu", c->n_needed);
+	doc__row(d);
+	doc__cell_name(d, mode);
+	doc__cellf(d, "%s", metric_titles[metric]);
+	doc__cellf(d, "%.3f", c->median_a);
+	doc__cellf(d, "%.3f", c->median_b);
+	doc__cellf(d, "%+.3f", c->diff);
+	doc__cellf(d, "%+.3f – %+.3f", c->diff_lo, c->diff_hi);
+	doc__cellf(d, "%s", pct);
+	doc__cellf(d, "%.3g%s", c->mw.p, c->mw.exact ? " (exact)" : "");
+	doc__cellf(d, "%.3g", c->p_holm);
+	doc__cellf(d, "%s", mdd);
+	doc__cellf(d, "%s", need);
+}
+
+static void md_comparisons(struct doc *d, struct run_data *r, const struct mode_stats *base,
 			   const struct comparison *cmp)
 {
 	if (!cmp)
 		return;
-	fprintf(f, "## Compared with %s\n\n"
-		"Difference of medians (mode − %s) with its 95 %% bootstrap CI; the two-sided "
-		"Mann-Whitney U test's p, and that p **Holm-adjusted** over the modes compared "
-		"on the same metric (a verdict uses the Holm p: a difference is significant when "
-		"the CI excludes 0 and the Holm p is below %.2g); **MDD**: the smallest difference "
-		"these boots detect with power %.1f at p < 0.05 / the number of modes compared "
-		"(Holm's first step), by the normal approximation from the pooled robust SD "
-		"(IQR / 1.349) and Mann-Whitney's efficiency 3/π, \"none\" when no arrangement "
-		"of these boots can reach that p; **boots needed**: per mode, to detect the "
-		"difference observed that way.\n\n"
-		"| mode | metric | median %s | median mode | difference | 95 %% CI | change | p | "
-		"Holm p | MDD | boots needed |\n"
-		"|---|---|---|---|---|---|---|---|---|---|---|\n", md(base->name), md(base->name),
-		CMP_ALPHA, CMP_POWER, md(base->name));
+	doc__heading(d, 2);
+	doc__text(d, "Compared with ");
+	doc__name(d, base->name);
+	doc__para(d);
+	doc__text(d, "Difference of medians (mode − ");
+	doc__name(d, base->name);
+	doc__text(d, ") with its 95 %% bootstrap CI; the two-sided Mann-Whitney U test's p, and "
+		  "that p ");
+	doc__bold(d, "Holm-adjusted");
+	doc__text(d, " over the modes compared on the same metric (a verdict uses the Holm p: a "
+		  "difference is significant when the CI excludes 0 and the Holm p is below "
+		  "%.2g); ", CMP_ALPHA);
+	doc__bold(d, "MDD");
+	doc__text(d, ": the smallest difference these boots detect with power %.1f at p < 0.05 / "
+		  "the number of modes compared (Holm's first step), by the normal approximation "
+		  "from the pooled robust SD (IQR / 1.349) and Mann-Whitney's efficiency 3/π, "
+		  "\"none\" when no arrangement of these boots can reach that p; ", CMP_POWER);
+	doc__bold(d, "boots needed");
+	doc__text(d, ": per mode, to detect the difference observed that way.");
+	md_table(d, (const char *const[]){ "mode", "metric", NULL });
+	doc__cellf(d, "median ");
+	doc__name(d, base->name);
+	md_cells(d, (const char *const[]){ "median mode", "difference", "95 % CI", "change", "p",
+			"Holm p", "MDD", "boots needed", NULL });
 	for (int i = 0; i < r->nr_modes; i++) {
 		if (&r->modes[i] == base)
 			continue;
-		for (int k = 0; k < NR_CMP; k++) {
-			const struct comparison *c = &cmp[i * NR_CMP + k];
-			char pct[32] = "-", mdd[32] = "none", need[32] = "-";
-
-			if (isfinite(c->pct))
-				snprintf(pct, sizeof(pct), "%+.1f %%", c->pct);
-			if (isfinite(c->mdd))
-				snprintf(mdd, sizeof(mdd), "%.3f", c->mdd);
-			else if (isnan(c->mdd))
-				snprintf(mdd, sizeof(mdd), "-");
-			if (c->n_needed)
-				snprintf(need, sizeof(need), "%zu", c->n_needed);
-			fprintf(f, "| %s | %s | %.3f | %.3f | %+.3f | %+.3f – %+.3f | %s | %.3g%s | "
-				"%.3g | %s | %s |\n", md(r->modes[i].name),
-				metric_titles[cmp_metrics[k]], c->median_a, c->median_b, c->diff,
-				c->diff_lo, c->diff_hi, pct, c->mw.p, c->mw.exact ? " (exact)" : "",
-				c->p_holm, mdd, need);
-		}
+		for (int k = 0; k < NR_CMP; k++)
+			md_comparison_row(d, r->modes[i].name, cmp_metrics[k], &cmp[i * NR_CMP + k]);
 	}
-	fprintf(f, "\n");
 }
 
-/* The headline as report.md's first table: the cells the terminal shows, escaped. */
-static void md_headline(FILE *f, const struct run_data *r)
+/* The headline as report.md's first table: the cells the terminal shows. */
+static void md_headline(struct doc *d, const struct run_data *r)
 {
 	struct hl_row row;
 	bool lossy = false;
 
-	fprintf(f, "|");
+	doc__table(d);
 	for (int k = 0; k < HL_COLS; k++)
-		fprintf(f, " %s |", md(hl_titles[k]));
-	fprintf(f, "\n|");
-	for (int k = 0; k < HL_COLS; k++)
-		fprintf(f, "---|");
-	fprintf(f, "\n");
+		doc__cell_name(d, hl_titles[k]);
 	for (int i = 0; i < r->nr_modes; i++) {
 		hl_row__fill(&row, &r->modes[i]);
-		fprintf(f, "|");
+		doc__row(d);
 		for (int k = 0; k < HL_COLS; k++)
-			fprintf(f, " %s |", md(row.cell[k]));
-		fprintf(f, "\n");
+			doc__cell_name(d, row.cell[k]);
 		lossy |= r->modes[i].boots_lossy;
 	}
-	fprintf(f, "\n");
-	if (lossy)
-		fprintf(f, "%s\n\n", md("* lower bounds: the collector lost events or ran without a "
-					"program in some boots (see \"What the collector lost\")."));
+	if (lossy) {
+		doc__para(d);
+		doc__name(d, "* lower bounds: the collector lost events or ran without a program in "
+			  "some boots (see \"What the collector lost\").");
+	}
+}
+
+/* "**MODE** against **BASE**" opening a paragraph of the answer. */
+static void md_against(struct doc *d, const char *mode, const char *base)
+{
+	doc__para(d);
+	doc__bold(d, mode);
+	doc__text(d, " against ");
+	doc__bold(d, base);
+}
+
+/* One mode's paragraph of the answer: its median boot time against the baseline's. */
+static void md_answer_mode(struct doc *d, const char *name, const char *bname,
+			   const struct comparison *c)
+{
+	const char *way = c->diff < 0 ? "faster" : "slower";
+	char pct[32] = "", by[32] = "", p[128];
+
+	if (isfinite(c->pct)) {
+		snprintf(pct, sizeof(pct), ", %+.1f %%", c->pct);
+		snprintf(by, sizeof(by), " (%+.1f %%)", c->pct);
+	}
+	fmt_p(p, sizeof(p), c);
+	if (!c->na || !c->nb || !isfinite(c->diff_lo) || !isfinite(c->diff_hi)) {
+		md_against(d, name, bname);
+		doc__text(d, ": not comparable, %zu and %zu ok boots with a boot time.", c->nb,
+			  c->na);
+		return;
+	}
+	if (comparison__significant(c)) {
+		doc__para(d);
+		doc__bold(d, name);
+		doc__text(d, " boots ");
+		doc__bold(d, way);
+		doc__text(d, " than ");
+		doc__bold(d, bname);
+		doc__text(d, " by %.3f s%s in median boot time (%.3f s against %.3f s; 95 %% CI of "
+			  "the difference %+.3f – %+.3f s; %s; %zu and %zu ok boots).", fabs(c->diff),
+			  by, c->median_b, c->median_a, c->diff_lo, c->diff_hi, p, c->nb, c->na);
+		return;
+	}
+	md_against(d, name, bname);
+	if (comparison__suggestive(c)) {
+		doc__text(d, ": ");
+		doc__bold(d, way);
+		doc__text(d, " by %.3f s%s in median boot time in these boots, but not significant "
+			  "(%.3f s against %.3f s; the 95 %% CI of the difference, %+.3f – %+.3f s, "
+			  "excludes 0; %s; %zu and %zu ok boots).", fabs(c->diff), by, c->median_b,
+			  c->median_a, c->diff_lo, c->diff_hi, p, c->nb, c->na);
+	} else {
+		doc__text(d, ": no clear difference in median boot time (%.3f s against %.3f s, "
+			  "%+.3f s%s; the 95 %% CI of the difference, %+.3f – %+.3f s, includes 0; %s; "
+			  "%zu and %zu ok boots).", c->median_b, c->median_a, c->diff, pct,
+			  c->diff_lo, c->diff_hi, p, c->nb, c->na);
+	}
+	md_power(d, c, "s");
 }
 
 /*
@@ -383,82 +428,52 @@ static void md_headline(FILE *f, const struct run_data *r)
  * baseline's, from run_comparisons' numbers; "no clear difference" when the
  * CI of the difference includes 0.  Then what was killed, in a sentence.
  */
-static void md_answer(FILE *f, struct run_data *r, const struct mode_stats *base,
+static void md_answer(struct doc *d, struct run_data *r, const struct mode_stats *base,
 		      const struct comparison *cmp)
 {
-	char *bname;
 	int kills = 0;
 
 	if (!cmp)
 		return;
-	bname = md_str(base->name);
-	fprintf(f, "## Answer\n\n");
-	if (r->nr_modes > 2)
-		fprintf(f, "Each mode's median boot time against **%s**. A difference counts when "
-			"the 95 %% CI of the difference of medians excludes 0 and the Mann-Whitney p, "
-			"Holm-adjusted over the %d modes compared with %s, is below %.2g.\n\n", bname,
-			r->nr_modes - 1, bname, CMP_ALPHA);
-	else
-		fprintf(f, "The median boot time against **%s**. A difference counts when the 95 %% "
-			"CI of the difference of medians excludes 0 and the Mann-Whitney p is below "
-			"%.2g (one comparison: nothing to adjust).\n\n", bname, CMP_ALPHA);
-	for (int i = 0; i < r->nr_modes; i++) {
-		const struct comparison *c = &cmp[i * NR_CMP];	/* cmp_metrics[0]: boot time */
-		const char *name = md(r->modes[i].name);
-		char pct[32] = "", by[32] = "", p[128];
-
-		if (&r->modes[i] == base)
-			continue;
-		if (isfinite(c->pct)) {
-			snprintf(pct, sizeof(pct), ", %+.1f %%", c->pct);
-			snprintf(by, sizeof(by), " (%+.1f %%)", c->pct);
-		}
-		fmt_p(p, sizeof(p), c);
-		if (!c->na || !c->nb || !isfinite(c->diff_lo) || !isfinite(c->diff_hi)) {
-			fprintf(f, "**%s** against **%s**: not comparable, %zu and %zu ok boots "
-				"with a boot time.\n\n", name, bname, c->nb, c->na);
-			continue;
-		}
-		if (comparison__significant(c))
-			fprintf(f, "**%s** boots **%s** than **%s** by %.3f s%s in median boot time "
-				"(%.3f s against %.3f s; 95 %% CI of the difference %+.3f – %+.3f s; "
-				"%s; %zu and %zu ok boots).\n\n", name,
-				c->diff < 0 ? "faster" : "slower", bname, fabs(c->diff), by,
-				c->median_b, c->median_a, c->diff_lo, c->diff_hi, p, c->nb, c->na);
-		else if (comparison__suggestive(c))
-			fprintf(f, "**%s** against **%s**: **%s** by %.3f s%s in median boot time in "
-				"these boots, but not significant (%.3f s against %.3f s; the 95 %% CI "
-				"of the difference, %+.3f – %+.3f s, excludes 0; %s; %zu and %zu ok "
-				"boots).", name, bname, c->diff < 0 ? "faster" : "slower",
-				fabs(c->diff), by, c->median_b, c->median_a, c->diff_lo, c->diff_hi,
-				p, c->nb, c->na);
-		else
-			fprintf(f, "**%s** against **%s**: no clear difference in median boot time "
-				"(%.3f s against %.3f s, %+.3f s%s; the 95 %% CI of the difference, "
-				"%+.3f – %+.3f s, includes 0; %s; %zu and %zu ok boots).", name, bname,
-				c->median_b, c->median_a, c->diff, pct, c->diff_lo, c->diff_hi, p,
-				c->nb, c->na);
-		if (!comparison__significant(c)) {
-			md_power(f, c, "s");
-			fprintf(f, "\n\n");
-		}
+	md_heading(d, 2, "Answer");
+	doc__para(d);
+	if (r->nr_modes > 2) {
+		doc__text(d, "Each mode's median boot time against ");
+		doc__bold(d, base->name);
+		doc__text(d, ". A difference counts when the 95 %% CI of the difference of medians "
+			  "excludes 0 and the Mann-Whitney p, Holm-adjusted over the %d modes compared "
+			  "with ", r->nr_modes - 1);
+		doc__name(d, base->name);
+		doc__text(d, ", is below %.2g.", CMP_ALPHA);
+	} else {
+		doc__text(d, "The median boot time against ");
+		doc__bold(d, base->name);
+		doc__text(d, ". A difference counts when the 95 %% CI of the difference of medians "
+			  "excludes 0 and the Mann-Whitney p is below %.2g (one comparison: nothing "
+			  "to adjust).", CMP_ALPHA);
 	}
-	fprintf(f, "**Killed**: ");
+	for (int i = 0; i < r->nr_modes; i++)
+		if (&r->modes[i] != base)	/* cmp_metrics[0]: boot time */
+			md_answer_mode(d, r->modes[i].name, base->name, &cmp[i * NR_CMP]);
+	doc__para(d);
+	doc__bold(d, "Killed");
+	doc__text(d, ": ");
 	for (int i = 0; i < r->nr_modes; i++) {
 		const struct mode_stats *m = &r->modes[i];
 
-		if (m->boots_with_kills)
-			fprintf(f, "%s%s, a SIGKILL in %d of %d boots", kills++ ? "; " : "",
-				md(m->name), m->boots_with_kills, m->boots);
+		if (!m->boots_with_kills)
+			continue;
+		doc__text(d, "%s", kills++ ? "; " : "");
+		doc__name(d, m->name);
+		doc__text(d, ", a SIGKILL in %d of %d boots", m->boots_with_kills, m->boots);
 	}
 	if (kills)
-		fprintf(f, ". Who sent each, to which probe and why: \"Killed probes and drivers "
-			"at risk\", after the charts.\n\n");
+		doc__text(d, ". Who sent each, to which probe and why: \"Killed probes and drivers "
+			  "at risk\", after the charts.");
 	else
-		fprintf(f, "no SIGKILL hit a task loading a module or probing in any mode%s.\n\n",
-			kills_unknown(r) ? " (as far as the collector saw: see \"What the "
-			"collector lost\")" : "");
-	free(bname);
+		doc__text(d, "no SIGKILL hit a task loading a module or probing in any mode%s.",
+			  kills_unknown(r) ? " (as far as the collector saw: see \"What the "
+			  "collector lost\")" : "");
 }
 
 /* ---- drivers across modes (drivers.c's answers) ------------------------------------ */
@@ -475,31 +490,29 @@ static void fmt_ms(char *buf, size_t len, double s, bool sign)
 }
 
 /* Atop "Per mode": distinct drivers probed in user space, per mode. */
-static void md_drivers_probed(FILE *f, const struct run_data *r)
+static void md_drivers_probed(struct doc *d, const struct run_data *r)
 {
-	const char *sep = "";
-
-	fprintf(f, "**Drivers probed** (distinct drivers with a probe in user space; per ok "
-		"boot, median, and over all ok boots): ");
+	doc__para(d);
+	doc__bold(d, "Drivers probed");
+	doc__text(d, " (distinct drivers with a probe in user space; per ok boot, median, and "
+		  "over all ok boots): ");
 	for (int i = 0; i < r->nr_modes; i++) {
 		const struct mode_stats *m = &r->modes[i];
-		char *name = md_str(m->name);
 
+		doc__text(d, "%s", i ? "; " : "");
+		doc__name(d, m->name);
 		if (m->n[M_DRIVERS])
-			fprintf(f, "%s%s %g per boot, %d in all", sep, name, m->s[M_DRIVERS].median,
-				m->nr_drivers);
+			doc__text(d, " %g per boot, %d in all", m->s[M_DRIVERS].median,
+				  m->nr_drivers);
 		else
-			fprintf(f, "%s%s: no ok boot with an event stream", sep, name);
-		sep = "; ";
-		free(name);
+			doc__text(d, ": no ok boot with an event stream");
 	}
-	fprintf(f, ".\n\n");
+	doc__text(d, ".");
 }
 
-static void md_driver_row(FILE *f, const struct driver_change *d)
+static void md_driver_row(struct doc *d, const struct driver_change *v)
 {
-	const struct comparison *c = &d->c;
-	char *name = md_str(d->driver);
+	const struct comparison *c = &v->c;
 	char ma[32], mb[32], diff[32], lo[32], hi[32], pct[32] = "-", mdd[32];
 
 	fmt_ms(ma, sizeof(ma), c->median_a, false);
@@ -512,64 +525,78 @@ static void md_driver_row(FILE *f, const struct driver_change *d)
 	fmt_ms(mdd, sizeof(mdd), c->mdd, false);
 	if (isinf(c->mdd))
 		snprintf(mdd, sizeof(mdd), "none");
-	fprintf(f, "| %s | %zu / %zu | %s | %s | %s | %s – %s | %s | %.3g | %.3g | %s | %s |\n",
-		name, c->na, c->nb, ma, mb, diff, lo, hi, pct, c->mw.p, c->p_holm, mdd,
-		driver_verdict__name(d->verdict));
-	free(name);
+	doc__row(d);
+	doc__cell_name(d, v->driver);
+	doc__cellf(d, "%zu / %zu", c->na, c->nb);
+	doc__cellf(d, "%s", ma);
+	doc__cellf(d, "%s", mb);
+	doc__cellf(d, "%s", diff);
+	doc__cellf(d, "%s – %s", lo, hi);
+	doc__cellf(d, "%s", pct);
+	doc__cellf(d, "%.3g", c->mw.p);
+	doc__cellf(d, "%.3g", c->p_holm);
+	doc__cellf(d, "%s", mdd);
+	doc__cellf(d, "%s", driver_verdict__name(v->verdict));
 }
 
 /* "Only in sync (2): a, b." for the drivers of @v with verdict @which. */
-static void md_one_mode_drivers(FILE *f, const struct driver_change *v, int n,
+static void md_one_mode_drivers(struct doc *d, const struct driver_change *v, int n,
 				enum driver_verdict which, const char *mode)
 {
 	int count = 0, listed = 0;
-	char *m = md_str(mode);
 
 	for (int i = 0; i < n; i++)
 		count += v[i].verdict == which;
-	if (!count) {
-		free(m);
+	if (!count)
 		return;
-	}
-	fprintf(f, " Only in %s (%d): ", m, count);
+	doc__text(d, " Only in ");
+	doc__name(d, mode);
+	doc__text(d, " (%d): ", count);
 	for (int i = 0; i < n && listed < MD_NAMES_LISTED; i++) {
-		char *name;
-
 		if (v[i].verdict != which)
 			continue;
-		name = md_str(v[i].driver);
-		fprintf(f, "%s%s", listed++ ? ", " : "", name);
-		free(name);
+		doc__text(d, "%s", listed++ ? ", " : "");
+		doc__name(d, v[i].driver);
 	}
-	fprintf(f, "%s.", count > listed ? ", …" : "");
-	free(m);
+	doc__text(d, "%s.", count > listed ? ", …" : "");
 }
 
 /* The table of @m's drivers with a clear change against @base, at most MD_CHANGED_ROWS. */
-static void md_changed_drivers(FILE *f, const struct driver_change *v, int n, int changed,
+static void md_changed_drivers(struct doc *d, const struct driver_change *v, int n, int changed,
 			       const char *bname, const char *mname)
 {
-	fprintf(f, "| driver | boots %s / %s | median %s (ms) | median %s (ms) | "
-		"difference (ms) | 95 %% CI (ms) | change | p | Holm p | MDD (ms) | verdict |\n"
-		"|---|---|---|---|---|---|---|---|---|---|---|\n", bname, mname, bname, mname);
+	md_table(d, (const char *const[]){ "driver", NULL });
+	doc__cellf(d, "boots ");
+	doc__name(d, bname);
+	doc__text(d, " / ");
+	doc__name(d, mname);
+	doc__cellf(d, "median ");
+	doc__name(d, bname);
+	doc__text(d, " (ms)");
+	doc__cellf(d, "median ");
+	doc__name(d, mname);
+	doc__text(d, " (ms)");
+	md_cells(d, (const char *const[]){ "difference (ms)", "95 % CI (ms)", "change", "p",
+			"Holm p", "MDD (ms)", "verdict", NULL });
 	for (int i = 0, shown = 0; i < n && shown < MD_CHANGED_ROWS; i++)
 		if (v[i].verdict == DV_SLOWER || v[i].verdict == DV_FASTER) {
-			md_driver_row(f, &v[i]);
+			md_driver_row(d, &v[i]);
 			shown++;
 		}
-	if (changed > MD_CHANGED_ROWS)
-		fprintf(f, "\n%d more with a clear change in drivers.csv.\n", changed - MD_CHANGED_ROWS);
-	fprintf(f, "\n");
+	if (changed > MD_CHANGED_ROWS) {
+		doc__para(d);
+		doc__text(d, "%d more with a clear change in drivers.csv.", changed - MD_CHANGED_ROWS);
+	}
 }
 
 /* One mode's drivers against the baseline: clear changes, then one line of counts. */
-static void md_mode_drivers(FILE *f, const struct mode_stats *base, const struct mode_stats *m)
+static void md_mode_drivers(struct doc *d, const struct mode_stats *base,
+			    const struct mode_stats *m)
 {
 	int n, changed = 0, unclear = 0, few = 0, weak = 0, family = 0;
 	struct driver_change *v = driver_changes(base, m, &n);
 	double alpha = CMP_ALPHA;
 	size_t least = 0;
-	char *bname = md_str(base->name), *mname = md_str(m->name);
 
 	for (int i = 0; i < n; i++) {
 		changed += v[i].verdict == DV_SLOWER || v[i].verdict == DV_FASTER;
@@ -582,186 +609,200 @@ static void md_mode_drivers(FILE *f, const struct mode_stats *base, const struct
 			least = v[i].c.na < v[i].c.nb ? v[i].c.na : v[i].c.nb;
 		}
 	}
-	fprintf(f, "### %s\n\n", mname);
+	doc__heading(d, 3);
+	doc__name(d, m->name);
 	if (changed)
-		md_changed_drivers(f, v, n, changed, bname, mname);
-	fprintf(f, "%s: %d driver%s with a clear change, %d with no clear change", mname, changed,
-		changed == 1 ? "" : "s", unclear);
+		md_changed_drivers(d, v, n, changed, base->name, m->name);
+	doc__para(d);
+	doc__name(d, m->name);
+	doc__text(d, ": %d driver%s with a clear change, %d with no clear change", changed,
+		  changed == 1 ? "" : "s", unclear);
 	if (few)
-		fprintf(f, " (%d of them in fewer than %d boots of a mode)", few, DRIVER_MIN_BOOTS);
-	fprintf(f, ".");
+		doc__text(d, " (%d of them in fewer than %d boots of a mode)", few, DRIVER_MIN_BOOTS);
+	doc__text(d, ".");
 	if (weak) {
-		fprintf(f, " %d driver%s changed in these boots (the CI excludes 0) but not "
-			"significantly after Holm over %d drivers", weak, weak == 1 ? "" : "s", family);
+		doc__text(d, " %d driver%s changed in these boots (the CI excludes 0) but not "
+			  "significantly after Holm over %d drivers", weak, weak == 1 ? "" : "s",
+			  family);
 		if (stats_mw_min_p(least, least) >= alpha)
-			fprintf(f, ": with %zu boots a side no p can go below %.3g; that takes %zu",
-				least, alpha, stats_mw_min_n(alpha));
-		fprintf(f, " (drivers.csv: p_holm, mdd_s, boots_needed).");
+			doc__text(d, ": with %zu boots a side no p can go below %.3g; that takes %zu",
+				  least, alpha, stats_mw_min_n(alpha));
+		doc__text(d, " (drivers.csv: p_holm, mdd_s, boots_needed).");
 	}
-	md_one_mode_drivers(f, v, n, DV_ONLY_BASE, base->name);
-	md_one_mode_drivers(f, v, n, DV_ONLY_MODE, m->name);
-	fprintf(f, "\n\n");
-	free(bname);
-	free(mname);
+	md_one_mode_drivers(d, v, n, DV_ONLY_BASE, base->name);
+	md_one_mode_drivers(d, v, n, DV_ONLY_MODE, m->name);
 	free(v);
 }
 
-static void md_device_row(FILE *f, const struct device_change *c, const struct mode_stats *base,
-			  const struct mode_stats *m)
+static void md_device_row(struct doc *d, const struct device_change *c,
+			  const struct mode_stats *base, const struct mode_stats *m)
 {
-	char *mode = md_str(m->name), *drv = md_str(c->driver), *dev = md_str(c->device);
-	char *bname = md_str(base->name);
 	char *da = device_outcome__describe(base, c->a), *db = device_outcome__describe(m, c->b);
-	const char *worse = c->worse > 0 ? mode : c->worse < 0 ? bname : "as often";
 
-	fprintf(f, "| %s | %s | %s | %s | %s | %s |\n", mode, drv, dev, da, db, worse);
-	free(bname);
+	doc__row(d);
+	doc__cell_name(d, m->name);
+	doc__cell_name(d, c->driver);
+	doc__cell_name(d, c->device);
+	doc__cellf(d, "%s", da);
+	doc__cellf(d, "%s", db);
+	if (c->worse)
+		doc__cell_name(d, c->worse > 0 ? m->name : base->name);
+	else
+		doc__cellf(d, "as often");
 	free(db);
 	free(da);
-	free(dev);
-	free(drv);
-	free(mode);
 }
 
-/* "driver device, ..." of the renamed changes of @v, or NULL if none; the caller frees. */
-static char *renamed_list(const struct device_change *v, int n)
+/* "- MODE: driver device, ..." for the renamed devices of @v, if any. */
+static void md_renamed_item(struct doc *d, const char *mode, const struct device_change *v,
+			    int n)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
 	int k = 0;
 
-	for (int i = 0; i < n; i++)
-		k += v[i].renamed;
-	if (!k)
-		return NULL;
-	f = open_memstream(&text, &len);
-	k = 0;
 	for (int i = 0; i < n; i++) {
-		char *drv, *dev;
-
 		if (!v[i].renamed)
 			continue;
-		drv = md_str(v[i].driver);
-		dev = md_str(v[i].device);
-		fprintf(f, "%s%s %s", k++ ? ", " : "", drv, dev);
-		free(dev);
-		free(drv);
+		if (!k++) {
+			doc__item(d, 0);
+			doc__name(d, mode);
+			doc__text(d, ": ");
+		}
+		doc__text(d, "%s", k > 1 ? ", " : "");
+		doc__name(d, v[i].driver);
+		doc__text(d, " ");
+		doc__name(d, v[i].device);
 	}
-	fclose(f);
-	return text;
+}
+
+static bool any_renamed(const struct device_change *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i].renamed)
+			return true;
+	return false;
+}
+
+/* What the async regressions were compared with: "a, b" of the modes with events. */
+static void md_compared_modes(struct doc *d, const struct run_data *r,
+			      const struct mode_stats *base)
+{
+	int k = 0;
+
+	for (int i = 0; i < r->nr_modes; i++) {
+		if (&r->modes[i] == base || !r->modes[i].event_boots)
+			continue;
+		doc__text(d, "%s", k++ ? ", " : "");
+		doc__name(d, r->modes[i].name);
+	}
 }
 
 /* Devices bound in a boot of one mode but not in a boot of the other. */
-static void md_device_changes(FILE *f, struct run_data *r, const struct mode_stats *base)
+static void md_device_changes(struct doc *d, struct run_data *r, const struct mode_stats *base)
 {
-	char *bname = md_str(base->name), *names = NULL, *moved = NULL;
-	size_t len = 0, mlen = 0;
-	FILE *compared = open_memstream(&names, &len), *renamed = open_memstream(&moved, &mlen);
+	struct device_change **v = xcalloc(r->nr_modes, sizeof(*v));
+	int *n = xcalloc(r->nr_modes, sizeof(*n));
 	int rows = 0, modes = 0, nr_renamed = 0;
 
-	fprintf(f, "### Async regressions: devices bound in one mode, not in every boot of the "
-		"other\n\nA device is a driver and device name. Counts are over ok boots with an "
-		"event stream. Missing: no probe of it in that boot. Only rejected or deferred: "
-		"its probes returned -ENODEV, -ENXIO or -EPROBE_DEFER only. Failed: another "
-		"error, the first one shown. A device whose driver bound as many devices per "
-		"boot in both modes was renamed, not lost (virtio, USB and interface names "
-		"follow probe order): those are listed after the table.\n\n");
+	md_heading(d, 3, "Async regressions: devices bound in one mode, not in every boot of the "
+		   "other");
+	doc__para(d);
+	doc__text(d, "A device is a driver and device name. Counts are over ok boots with an "
+		  "event stream. Missing: no probe of it in that boot. Only rejected or deferred: "
+		  "its probes returned -ENODEV, -ENXIO or -EPROBE_DEFER only. Failed: another "
+		  "error, the first one shown. A device whose driver bound as many devices per "
+		  "boot in both modes was renamed, not lost (virtio, USB and interface names "
+		  "follow probe order): those are listed after the table.");
 	for (int i = 0; i < r->nr_modes; i++) {
 		const struct mode_stats *m = &r->modes[i];
-		struct device_change *v;
-		char *name, *list;
-		int n;
 
 		if (m == base || !m->event_boots)
 			continue;
-		name = md_str(m->name);
-		fprintf(compared, "%s%s", modes++ ? ", " : "", name);
-		v = device_changes(base, m, &n);
-		for (int k = 0; k < n && !v[k].renamed; k++) {
-			if (!rows++)
-				fprintf(f, "| mode | driver | device | in %s | in the mode | unbound "
-					"more often in |\n|---|---|---|---|---|---|\n", bname);
-			md_device_row(f, &v[k], base, m);
+		modes++;
+		v[i] = device_changes(base, m, &n[i]);
+		for (int k = 0; k < n[i] && !v[i][k].renamed; k++) {
+			if (!rows++) {
+				md_table(d, (const char *const[]){ "mode", "driver", "device", NULL });
+				doc__cellf(d, "in ");
+				doc__name(d, base->name);
+				md_cells(d, (const char *const[]){ "in the mode",
+						"unbound more often in", NULL });
+			}
+			md_device_row(d, &v[i][k], base, m);
 		}
-		list = renamed_list(v, n);
-		if (list) {
-			fprintf(renamed, "- %s: %s\n", name, list);
-			nr_renamed++;
-		}
-		free(list);
-		free(name);
-		free(v);
+		nr_renamed += any_renamed(v[i], n[i]);
 	}
-	fclose(compared);
-	fclose(renamed);
-	if (!base->event_boots || !modes)
-		fprintf(f, "Nothing to compare: %s or every other mode has no ok boot with an "
-			"event stream.\n", bname);
-	else if (!rows)
-		fprintf(f, "None: every device bound in a boot of %s was bound in every boot of %s, "
-			"and the reverse%s.\n", bname, names, nr_renamed ? ", but for renamed ones" : "");
-	if (nr_renamed)
-		fprintf(f, "\nRenamed, not lost (against %s):\n\n%s", bname, moved);
-	fprintf(f, "\n");
-	free(moved);
-	free(names);
-	free(bname);
+	if (!base->event_boots || !modes) {
+		doc__para(d);
+		doc__text(d, "Nothing to compare: ");
+		doc__name(d, base->name);
+		doc__text(d, " or every other mode has no ok boot with an event stream.");
+	} else if (!rows) {
+		doc__para(d);
+		doc__text(d, "None: every device bound in a boot of ");
+		doc__name(d, base->name);
+		doc__text(d, " was bound in every boot of ");
+		md_compared_modes(d, r, base);
+		doc__text(d, ", and the reverse%s.", nr_renamed ? ", but for renamed ones" : "");
+	}
+	if (nr_renamed) {
+		doc__para(d);
+		doc__text(d, "Renamed, not lost (against ");
+		doc__name(d, base->name);
+		doc__text(d, "):");
+		for (int i = 0; i < r->nr_modes; i++)
+			md_renamed_item(d, r->modes[i].name, v[i], n[i]);
+	}
+	for (int i = 0; i < r->nr_modes; i++)
+		free(v[i]);
+	free(v);
+	free(n);
 }
 
-static void md_drivers(FILE *f, struct run_data *r)
+static void md_drivers(struct doc *d, struct run_data *r)
 {
 	struct mode_stats *base = run_data__baseline(r);
-	char *bname;
 
 	if (!base || r->nr_modes < 2)
 		return;
-	bname = md_str(base->name);
-	fprintf(f, "## Driver probes compared with %s\n\nA driver's probe time in a boot is the "
-		"sum of its probe spans in user space; medians are over the ok boots it probed "
-		"in, differences are mode − %s. Verdict: %s. Every driver, with its numbers: "
-		"drivers.csv.\n\n", bname, bname, driver_verdict_rule);
+	doc__heading(d, 2);
+	doc__text(d, "Driver probes compared with ");
+	doc__name(d, base->name);
+	doc__para(d);
+	doc__text(d, "A driver's probe time in a boot is the sum of its probe spans in user "
+		  "space; medians are over the ok boots it probed in, differences are mode − ");
+	doc__name(d, base->name);
+	doc__text(d, ". Verdict: %s. Every driver, with its numbers: drivers.csv.",
+		  driver_verdict_rule);
 	for (int i = 0; i < r->nr_modes; i++) {
 		const struct mode_stats *m = &r->modes[i];
-		char *name;
 
 		if (m == base)
 			continue;
 		if (m->event_boots) {
-			md_mode_drivers(f, base, m);
+			md_mode_drivers(d, base, m);
 			continue;
 		}
-		name = md_str(m->name);
-		fprintf(f, "### %s\n\nNo ok boot with an event stream: nothing to compare.\n\n",
-			name);
-		free(name);
+		doc__heading(d, 3);
+		doc__name(d, m->name);
+		doc__para(d);
+		doc__text(d, "No ok boot with an event stream: nothing to compare.");
 	}
-	md_device_changes(f, r, base);
-	free(bname);
+	md_device_changes(d, r, base);
 }
 
 /* ---- boots that reach systemd: beside systemd-analyze, readiness of devices ---------- */
 
 /*
  * The rest of a table's header after its first columns: per mode, one
- * column per @suffixes ("MODE: bootprobe"), then the separator line, which
- * starts with @left (the first columns' part).
+ * column per @suffixes ("MODE: bootprobe").
  */
-static void md_mode_columns(FILE *f, const struct run_data *r, const char *const *suffixes,
-			    const char *left)
+static void md_mode_columns(struct doc *d, const struct run_data *r, const char *const *suffixes)
 {
-	for (int i = 0; i < r->nr_modes; i++) {
-		char *name = md_str(r->modes[i].name);
-
-		for (int k = 0; suffixes[k]; k++)
-			fprintf(f, " %s%s |", name, suffixes[k]);
-		free(name);
-	}
-	fprintf(f, "\n%s", left);
 	for (int i = 0; i < r->nr_modes; i++)
-		for (int k = 0; suffixes[k]; k++)
-			fprintf(f, "---|");
-	fprintf(f, "\n");
+		for (int k = 0; suffixes[k]; k++) {
+			doc__cell_name(d, r->modes[i].name);
+			doc__text(d, "%s", suffixes[k]);
+		}
 }
 
 static bool any_phases(const struct run_data *r)
@@ -772,41 +813,47 @@ static bool any_phases(const struct run_data *r)
 	return false;
 }
 
-static void md_phase_cell(FILE *f, const struct summary *s)
+static void md_phase_cell(struct doc *d, const struct summary *s)
 {
 	char med[32];
 
 	fmt(med, sizeof(med), s->n ? s->median : NAN);
-	fprintf(f, " %s |", med);
+	doc__cellf(d, "%s", med);
 }
 
 /*
  * The boot's phases as bootprobe measured them next to what systemd-analyze
  * printed on the same boots: medians over the ok boots of each mode.
  */
-static void md_systemd(FILE *f, const struct run_data *r)
+static void md_systemd(struct doc *d, const struct run_data *r)
 {
 	if (!any_phases(r))
 		return;
-	fprintf(f, "## Beside systemd-analyze\n\nMedians (s) over each mode's ok boots that "
-		"reached systemd. *bootprobe*: the kernel starting the initramfs's /init, PID 1's "
-		"exec of the root's init in the event stream, multi-user.target's own timestamp "
-		"and the probe spans. *systemd-analyze*: `systemd-analyze time` on the same boot; with an "
-		"initramfs-tools initrd (no systemd in it) its \"kernel\" lasts until systemd "
-		"starts in the root (in its main(), after the dynamic loader: a little after the "
-		"exec), which bootprobe splits at the initramfs's /init. Its "
-		"files are kept in each boot folder as systemd-analyze-*.txt.\n\n| phase |");
-	md_mode_columns(f, r, (const char *const[]){ ": bootprobe", ": systemd-analyze", NULL },
-			"|---|");
+	md_heading(d, 2, "Beside systemd-analyze");
+	doc__para(d);
+	doc__text(d, "Medians (s) over each mode's ok boots that reached systemd. ");
+	doc__em(d, "bootprobe");
+	doc__text(d, ": the kernel starting the initramfs's /init, PID 1's exec of the root's "
+		  "init in the event stream, multi-user.target's own timestamp and the probe "
+		  "spans. ");
+	doc__em(d, "systemd-analyze");
+	doc__text(d, ": ");
+	doc__code(d, "systemd-analyze time");
+	doc__text(d, " on the same boot; with an initramfs-tools initrd (no systemd in it) its "
+		  "\"kernel\" lasts until systemd starts in the root (in its main(), after the "
+		  "dynamic loader: a little after the exec), which bootprobe splits at the "
+		  "initramfs's /init. Its files are kept in each boot folder as "
+		  "systemd-analyze-*.txt.");
+	md_table(d, (const char *const[]){ "phase", NULL });
+	md_mode_columns(d, r, (const char *const[]){ ": bootprobe", ": systemd-analyze", NULL });
 	for (int k = 0; k < PH_COUNT; k++) {
-		fprintf(f, "| %s |", phase_titles[k]);
+		doc__row(d);
+		doc__cellf(d, "%s", phase_titles[k]);
 		for (int i = 0; i < r->nr_modes; i++) {
-			md_phase_cell(f, &r->modes[i].phase_s[PS_BOOTPROBE][k]);
-			md_phase_cell(f, &r->modes[i].phase_s[PS_SYSTEMD][k]);
+			md_phase_cell(d, &r->modes[i].phase_s[PS_BOOTPROBE][k]);
+			md_phase_cell(d, &r->modes[i].phase_s[PS_SYSTEMD][k]);
 		}
-		fprintf(f, "\n");
 	}
-	fprintf(f, "\n");
 }
 
 static bool any_stages(const struct run_data *r)
@@ -818,24 +865,27 @@ static bool any_stages(const struct run_data *r)
 }
 
 /* Where our /init's boots spend their time: medians per mode. */
-static void md_stages(FILE *f, const struct run_data *r)
+static void md_stages(struct doc *d, const struct run_data *r)
 {
 	if (!any_stages(r))
 		return;
-	fprintf(f, "## Where the boot's time goes\n\nMedians (s) over each mode's ok boots, "
-		"stage after stage from QEMU's start (kernel start is printk's 0; QEMU start is "
-		"placed from console.log's last write on the host, to about a jiffy). The "
-		"collector's start-up runs beside the stages unless /init waits for it "
-		"(`bootprobe.collector=wait`, then it is inside \"/init → udevd launched\"). "
-		"Empty: the boots did not print that mark.\n\n| stage |");
-	md_mode_columns(f, r, (const char *const[]){ "", NULL }, "|---|");
+	md_heading(d, 2, "Where the boot's time goes");
+	doc__para(d);
+	doc__text(d, "Medians (s) over each mode's ok boots, stage after stage from QEMU's start "
+		  "(kernel start is printk's 0; QEMU start is placed from console.log's last "
+		  "write on the host, to about a jiffy). The collector's start-up runs beside the "
+		  "stages unless /init waits for it (");
+	doc__code(d, "bootprobe.collector=wait");
+	doc__text(d, ", then it is inside \"/init → udevd launched\"). Empty: the boots did not "
+		  "print that mark.");
+	md_table(d, (const char *const[]){ "stage", NULL });
+	md_mode_columns(d, r, (const char *const[]){ "", NULL });
 	for (int k = 0; k < ST_COUNT; k++) {
-		fprintf(f, "| %s |", stage_titles[k]);
+		doc__row(d);
+		doc__cellf(d, "%s", stage_titles[k]);
 		for (int i = 0; i < r->nr_modes; i++)
-			md_phase_cell(f, &r->modes[i].stage_s[k]);
-		fprintf(f, "\n");
+			md_phase_cell(d, &r->modes[i].stage_s[k]);
 	}
-	fprintf(f, "\n");
 }
 
 static bool any_devnodes(const struct run_data *r)
@@ -865,56 +915,52 @@ static bool devnode_seen_before(const struct run_data *r, int mode, const struct
 	return false;
 }
 
-static void md_devnode_row(FILE *f, const struct run_data *r, const struct devnode_stats *d)
+static void md_devnode_row(struct doc *d, const struct run_data *r,
+			   const struct devnode_stats *dn)
 {
-	char *name = md_str(d->name), *drv = md_str(*d->driver ? d->driver : "?");
-
-	fprintf(f, "| %s | %s | %s |", name, d->kind, drv);
+	doc__row(d);
+	doc__cell_name(d, dn->name);
+	doc__cellf(d, "%s", dn->kind);
+	doc__cell_name(d, *dn->driver ? dn->driver : "?");
 	for (int i = 0; i < r->nr_modes; i++) {
 		const struct mode_stats *m = &r->modes[i];
-		const struct devnode_stats *e = mode__find_devnode(m, d);
+		const struct devnode_stats *e = mode__find_devnode(m, dn);
 		char med[32];
 
 		if (!e) {
-			fprintf(f, " absent in %d ok boots |", m->event_boots);
+			doc__cellf(d, "absent in %d ok boots", m->event_boots);
 			continue;
 		}
 		fmt(med, sizeof(med), e->s.n ? e->s.median : NAN);
-		fprintf(f, " %s (%d of %d boots%s)", med, e->boots, m->event_boots,
-			e->ref && !strcmp(e->ref, "probe end") ? ", from probe end" : "");
+		doc__cellf(d, "%s (%d of %d boots%s)", med, e->boots, m->event_boots,
+			   e->ref && !strcmp(e->ref, "probe end") ? ", from probe end" : "");
 		if (e->unit_sum.n) {
 			fmt(med, sizeof(med), e->unit_sum.median);
-			fprintf(f, "; systemd waited %s", med);
+			doc__text(d, "; systemd waited %s", med);
 		}
-		fprintf(f, " |");
 	}
-	fprintf(f, "\n");
-	free(name);
-	free(drv);
 }
 
 /* Disks no probe made (loop devices, ramdisks): named, not measured. */
-static void md_driverless_devnodes(FILE *f, const struct run_data *r)
+static void md_driverless_devnodes(struct doc *d, const struct run_data *r)
 {
-	const char *sep = "";
 	int n = 0;
 
 	for (int i = 0; i < r->nr_modes; i++)
 		for (int k = 0; k < r->modes[i].nr_devnodes; k++) {
-			const struct devnode_stats *d = &r->modes[i].devnodes[k];
-			char *name;
+			const struct devnode_stats *dn = &r->modes[i].devnodes[k];
 
-			if (*d->driver || devnode_seen_before(r, i, d))
+			if (*dn->driver || devnode_seen_before(r, i, dn))
 				continue;
-			if (!n++)
-				fprintf(f, "Left out, no driver's probe behind them: ");
-			name = md_str(d->name);
-			fprintf(f, "%s%s", sep, name);
-			free(name);
-			sep = ", ";
+			if (!n++) {
+				doc__para(d);
+				doc__text(d, "Left out, no driver's probe behind them: ");
+			}
+			doc__text(d, "%s", n > 1 ? ", " : "");
+			doc__name(d, dn->name);
 		}
 	if (n)
-		fprintf(f, ".\n\n");
+		doc__text(d, ".");
 }
 
 /*
@@ -922,29 +968,38 @@ static void md_driverless_devnodes(FILE *f, const struct run_data *r)
  * brought its driver returned (what a script that runs modprobe and then
  * looks for the device waits for).
  */
-static void md_readiness(FILE *f, const struct run_data *r)
+static void md_readiness(struct doc *d, const struct run_data *r)
 {
 	if (!any_devnodes(r))
 		return;
-	fprintf(f, "## Readiness of disks and network interfaces\n\nThe readiness gap: from the "
-		"return of the module load that brought the driver of the device a disk or "
-		"interface hangs off (or that device's probe end, where no module load is known) "
-		"to the disk's or interface's registration (`device_add_disk()`, "
-		"`register_netdevice()`); 0 when it registered first. Median (s), with the ok "
-		"boots it appeared in; then, where `systemd-analyze blame` lists the device's "
-		"unit (`dev-NAME.device`, `sys-subsystem-net-devices-NAME.device`), how long "
-		"systemd waited for it (median s; only a device some unit needs, such as the "
-		"root disk of /etc/fstab, has a job there): where boot units waited on a probe.\n\n| device | kind | made by the probe of |");
-	md_mode_columns(f, r, (const char *const[]){ "", NULL }, "|---|---|---|");
+	md_heading(d, 2, "Readiness of disks and network interfaces");
+	doc__para(d);
+	doc__text(d, "The readiness gap: from the return of the module load that brought the "
+		  "driver of the device a disk or interface hangs off (or that device's probe end, "
+		  "where no module load is known) to the disk's or interface's registration (");
+	doc__code(d, "device_add_disk()");
+	doc__text(d, ", ");
+	doc__code(d, "register_netdevice()");
+	doc__text(d, "); 0 when it registered first. Median (s), with the ok boots it appeared "
+		  "in; then, where ");
+	doc__code(d, "systemd-analyze blame");
+	doc__text(d, " lists the device's unit (");
+	doc__code(d, "dev-NAME.device");
+	doc__text(d, ", ");
+	doc__code(d, "sys-subsystem-net-devices-NAME.device");
+	doc__text(d, "), how long systemd waited for it (median s; only a device some unit "
+		  "needs, such as the root disk of /etc/fstab, has a job there): where boot units "
+		  "waited on a probe.");
+	md_table(d, (const char *const[]){ "device", "kind", "made by the probe of", NULL });
+	md_mode_columns(d, r, (const char *const[]){ "", NULL });
 	for (int i = 0; i < r->nr_modes; i++)
 		for (int k = 0; k < r->modes[i].nr_devnodes; k++) {
-			const struct devnode_stats *d = &r->modes[i].devnodes[k];
+			const struct devnode_stats *dn = &r->modes[i].devnodes[k];
 
-			if (*d->driver && !devnode_seen_before(r, i, d))
-				md_devnode_row(f, r, d);
+			if (*dn->driver && !devnode_seen_before(r, i, dn))
+				md_devnode_row(d, r, dn);
 		}
-	fprintf(f, "\n");
-	md_driverless_devnodes(f, r);
+	md_driverless_devnodes(d, r);
 }
 
 /* drivers.csv: every driver of every non-baseline mode against the baseline. */
@@ -995,57 +1050,75 @@ static int write_drivers_csv(struct run_data *r, const char *dir)
 	return out_file__commit(&o, WHO);
 }
 
-static void md_efficiency(FILE *f, struct run_data *r)
+static void md_efficiency(struct doc *d, struct run_data *r)
 {
 	struct mode_stats *base = run_data__baseline(r);
 
-	fprintf(f, "## Against the physical limit\n\n"
-		"Probe phase divided by the longest single probe (1.0: perfectly parallel) and by "
-		"the sum of all probes (1.0: perfectly serial).\n\n"
-		"| mode | phase / longest probe (median) | phase / sum of probes (median) |\n|---|---|---|\n");
-	for (int i = 0; i < r->nr_modes; i++)
-		fprintf(f, "| %s | %.2f | %.2f |\n", md(r->modes[i].name),
-			r->modes[i].eff_longest_s.median,
-			r->modes[i].eff_sum_s.median);
+	md_heading(d, 2, "Against the physical limit");
+	doc__para(d);
+	doc__text(d, "Probe phase divided by the longest single probe (1.0: perfectly parallel) "
+		  "and by the sum of all probes (1.0: perfectly serial).");
+	md_table(d, (const char *const[]){ "mode", "phase / longest probe (median)",
+			"phase / sum of probes (median)", NULL });
+	for (int i = 0; i < r->nr_modes; i++) {
+		doc__row(d);
+		doc__cell_name(d, r->modes[i].name);
+		doc__cellf(d, "%.2f", r->modes[i].eff_longest_s.median);
+		doc__cellf(d, "%.2f", r->modes[i].eff_sum_s.median);
+	}
 	if (!base)
 		return;
-	fprintf(f, "\n## What if every probe were asynchronous?\n\n"
-		"Predicted from the %s boots alone: each boot's probe phase replaced by its longest "
-		"probe (the critical path when all probes run in parallel).\n\n"
-		"| | boot time, median (s) | 95 %% CI |\n|---|---|---|\n"
-		"| predicted from %s | %.3f | %.3f – %.3f |\n", md(base->name), md(base->name),
-		base->whatif_s.median, base->whatif_s.ci_lo, base->whatif_s.ci_hi);
-	for (int i = 0; i < r->nr_modes; i++)
-		if (&r->modes[i] != base)
-			fprintf(f, "| measured %s | %.3f | %.3f – %.3f |\n", md(r->modes[i].name),
-				r->modes[i].s[M_BOOT].median, r->modes[i].s[M_BOOT].ci_lo,
-				r->modes[i].s[M_BOOT].ci_hi);
-	fprintf(f, "\n");
+	md_heading(d, 2, "What if every probe were asynchronous?");
+	doc__para(d);
+	doc__text(d, "Predicted from the ");
+	doc__name(d, base->name);
+	doc__text(d, " boots alone: each boot's probe phase replaced by its longest probe (the "
+		  "critical path when all probes run in parallel).");
+	doc__table(d);
+	doc__cell(d);
+	md_cells(d, (const char *const[]){ "boot time, median (s)", "95 % CI", NULL });
+	doc__row(d);
+	doc__cellf(d, "predicted from ");
+	doc__name(d, base->name);
+	doc__cellf(d, "%.3f", base->whatif_s.median);
+	doc__cellf(d, "%.3f – %.3f", base->whatif_s.ci_lo, base->whatif_s.ci_hi);
+	for (int i = 0; i < r->nr_modes; i++) {
+		const struct summary *s = &r->modes[i].s[M_BOOT];
+
+		if (&r->modes[i] == base)
+			continue;
+		doc__row(d);
+		doc__cellf(d, "measured ");
+		doc__name(d, r->modes[i].name);
+		doc__cellf(d, "%.3f", s->median);
+		doc__cellf(d, "%.3f – %.3f", s->ci_lo, s->ci_hi);
+	}
 }
 
-static void md_orders(FILE *f, struct run_data *r)
+static void md_orders(struct doc *d, struct run_data *r)
 {
-	fprintf(f, "## Probe order and device naming across boots\n\n");
+	md_heading(d, 2, "Probe order and device naming across boots");
 	for (int i = 0; i < r->nr_modes; i++) {
 		const struct mode_stats *m = &r->modes[i];
 
-		fprintf(f, "- **%s**: %zu distinct probe order%s over %d ok boots; %zu distinct "
-			"device→driver set%s\n", md(m->name), m->orders.n, m->orders.n == 1 ? "" : "s", m->ok,
-			m->device_sets.n, m->device_sets.n == 1 ? "" : "s");
+		doc__item(d, 0);
+		doc__bold(d, m->name);
+		doc__text(d, ": %zu distinct probe order%s over %d ok boots; %zu distinct "
+			  "device→driver set%s", m->orders.n, m->orders.n == 1 ? "" : "s", m->ok,
+			  m->device_sets.n, m->device_sets.n == 1 ? "" : "s");
 		for (size_t k = 0; k < m->orders.n && k < 5; k++) {
-			fprintf(f, "  - %d boot%s: `", m->order_count[k],
-				m->order_count[k] == 1 ? "" : "s");
-			md_code(f, m->orders.v[k]);
-			fprintf(f, "`\n");
+			doc__item(d, 1);
+			doc__text(d, "%d boot%s: ", m->order_count[k],
+				  m->order_count[k] == 1 ? "" : "s");
+			doc__code(d, m->orders.v[k]);
 		}
 		for (size_t k = 0; m->device_sets.n > 1 && k < m->device_sets.n && k < 5; k++) {
-			fprintf(f, "  - devices, %d boot%s: `", m->device_set_count[k],
-				m->device_set_count[k] == 1 ? "" : "s");
-			md_code(f, m->device_sets.v[k]);
-			fprintf(f, "`\n");
+			doc__item(d, 1);
+			doc__text(d, "devices, %d boot%s: ", m->device_set_count[k],
+				  m->device_set_count[k] == 1 ? "" : "s");
+			doc__code(d, m->device_sets.v[k]);
 		}
 	}
-	fprintf(f, "\n");
 }
 
 /* Boots where a SIGKILL could have gone unseen. */
@@ -1058,102 +1131,125 @@ static int kills_unknown(const struct run_data *r)
 	return n;
 }
 
-static void md_kills(FILE *f, struct run_data *r)
+/* What `bootprobe explain` says of boot @b, as a code block. */
+static void md_explain(struct doc *d, struct boot_data *b)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	boot__explain(b, m);
+	fclose(m);
+	doc__code_block(d, text);
+	free(text);
+}
+
+static void md_kills(struct doc *d, struct run_data *r)
 {
 	int n = 0, unknown;
 
-	fprintf(f, "## Killed probes and drivers at risk\n\n");
+	md_heading(d, 2, "Killed probes and drivers at risk");
 	for (int i = 0; i < r->nr_boots; i++) {
 		struct boot_data *b = r->boots[i];
 		struct boot_metrics bm;
-		char *text = NULL;
-		size_t len = 0;
-		FILE *m;
+		char *cmd;
 
 		boot__metrics(b, &bm);
 		if (!bm.kills && !bm.other_signals && !bm.failed_probes && !bm.udev_kills)
 			continue;
-		if (n++ >= 10) {
-			fprintf(f, "(further boots with kills: `bootprobe explain %s/boots/NAME`)\n\n", r->dir);
-			break;
+		if (n++ < 10) {
+			md_explain(d, b);
+			continue;
 		}
-		m = open_memstream(&text, &len);
-		boot__explain(b, m);
-		fclose(m);
-		fprintf(f, "```\n");
-		md_code_text(f, text, true);
-		fprintf(f, "```\n\n");
-		free(text);
+		cmd = xasprintf("bootprobe explain %s/boots/NAME", r->dir);
+		doc__para(d);
+		doc__text(d, "(further boots with kills: ");
+		doc__code(d, cmd);
+		doc__text(d, ")");
+		free(cmd);
+		break;
 	}
 	unknown = kills_unknown(r);
-	if (!n && !unknown)
-		fprintf(f, "No SIGKILL hit a task loading a module or probing, and no probe failed.\n\n");
-	else if (!n)
-		fprintf(f, "No SIGKILL was seen hitting a task loading a module or probing, and no "
-			"failed probe, but in %d boots the collector lost events or did not trace "
-			"signals: kills there are unknown.\n\n", unknown);
+	if (!n && !unknown) {
+		doc__para(d);
+		doc__text(d, "No SIGKILL hit a task loading a module or probing, and no probe failed.");
+	} else if (!n) {
+		doc__para(d);
+		doc__text(d, "No SIGKILL was seen hitting a task loading a module or probing, and no "
+			  "failed probe, but in %d boots the collector lost events or did not trace "
+			  "signals: kills there are unknown.", unknown);
+	}
 }
 
 /* Every boot whose collector lost events or ran without a program that counts. */
-static void md_losses(FILE *f, struct run_data *r)
+static void md_losses(struct doc *d, struct run_data *r)
 {
 	int n = 0;
 
 	for (int i = 0; i < r->nr_boots; i++) {
 		const struct boot_data *b = r->boots[i];
 		struct boot_losses l;
-		char *name;
 
 		boot_data__losses(b, &l);
 		if (!l.events && !l.kills && !l.probes && !l.kthreads)
 			continue;
-		if (!n++)
-			fprintf(f, "## What the collector lost\n\nBoots whose counts are lower "
-				"bounds: events dropped (BPF ring buffer, writer), a stream without its "
-				"trailer, or a program that was not attached.\n\n| boot | BPF drops | "
-				"writer drops | trailer | incomplete |\n|---|---|---|---|---|\n");
-		name = md_str(b->name);
-		fprintf(f, "| %s | %lld | %lld | %s | %s%s%s%s |\n", name, (long long)b->bpf_drops,
-			(long long)b->events_dropped, b->has_trailer ? "yes" : "missing",
-			l.kills ? "SIGKILLs " : "", l.probes ? "probes " : "",
-			l.kthreads ? "kthread_create() " : "", l.events ? "(every count)" : "");
-		free(name);
+		if (!n++) {
+			md_heading(d, 2, "What the collector lost");
+			doc__para(d);
+			doc__text(d, "Boots whose counts are lower bounds: events dropped (BPF ring "
+				  "buffer, writer), a stream without its trailer, or a program that "
+				  "was not attached.");
+			md_table(d, (const char *const[]){ "boot", "BPF drops", "writer drops",
+					"trailer", "incomplete", NULL });
+		}
+		doc__row(d);
+		doc__cell_name(d, b->name);
+		doc__cellf(d, "%lld", (long long)b->bpf_drops);
+		doc__cellf(d, "%lld", (long long)b->events_dropped);
+		doc__cellf(d, "%s", b->has_trailer ? "yes" : "missing");
+		doc__cellf(d, "%s%s%s%s", l.kills ? "SIGKILLs " : "", l.probes ? "probes " : "",
+			   l.kthreads ? "kthread_create() " : "", l.events ? "(every count)" : "");
 	}
-	if (n)
-		fprintf(f, "\n");
 }
 
-static void md_warnings(FILE *f, struct run_data *r)
+static void md_warnings(struct doc *d, struct run_data *r)
 {
 	if (!r->warnings.n)
 		return;
-	fprintf(f, "## Input problems (kept what could be used)\n\n");
-	for (size_t i = 0; i < r->warnings.n && i < 40; i++)
-		fprintf(f, "- %s\n", md(r->warnings.v[i]));
-	if (r->warnings.n > 40)
-		fprintf(f, "- ... and %zu more\n", r->warnings.n - 40);
-	fprintf(f, "\n");
+	md_heading(d, 2, "Input problems (kept what could be used)");
+	for (size_t i = 0; i < r->warnings.n && i < 40; i++) {
+		doc__item(d, 0);
+		doc__name(d, r->warnings.v[i]);
+	}
+	if (r->warnings.n > 40) {
+		doc__item(d, 0);
+		doc__text(d, "... and %zu more", r->warnings.n - 40);
+	}
 }
 
 /* What each mode was: its kernel arguments, as the manifest recorded them. */
-static void md_settings(FILE *f, const struct run_data *r)
+static void md_settings(struct doc *d, const struct run_data *r)
 {
 	if (!r->mode_names.n)
 		return;
-	fprintf(f, "## Modes\n\n");
-	if (r->time_scale > 0 && r->time_scale != 1)
-		fprintf(f, "Guest times are scaled by %g: probe times, udev timeouts and grace "
-			"windows below are %g times what the scenario states.\n\n", r->time_scale,
-			r->time_scale);
-	fprintf(f, "| mode | kernel arguments of its first boot%s |\n|---|---|\n",
-		r->baseline ? "; the baseline is marked" : "");
-	for (size_t i = 0; i < r->mode_names.n; i++) {
-		fprintf(f, "| %s%s | `", md(r->mode_names.v[i]),
-			r->baseline && !strcmp(r->baseline, r->mode_names.v[i]) ? " (baseline)" : "");
-		md_code(f, *r->mode_args.v[i] ? r->mode_args.v[i] : "(none)");
-		fprintf(f, "` |\n");
+	md_heading(d, 2, "Modes");
+	if (r->time_scale > 0 && r->time_scale != 1) {
+		doc__para(d);
+		doc__text(d, "Guest times are scaled by %g: probe times, udev timeouts and grace "
+			  "windows below are %g times what the scenario states.", r->time_scale,
+			  r->time_scale);
 	}
-	fprintf(f, "\n");
+	md_table(d, (const char *const[]){ "mode", NULL });
+	doc__cellf(d, "kernel arguments of its first boot%s",
+		   r->baseline ? "; the baseline is marked" : "");
+	for (size_t i = 0; i < r->mode_names.n; i++) {
+		doc__row(d);
+		doc__cell_name(d, r->mode_names.v[i]);
+		doc__text(d, "%s", r->baseline && !strcmp(r->baseline, r->mode_names.v[i]) ?
+			  " (baseline)" : "");
+		doc__cell(d);
+		doc__code(d, *r->mode_args.v[i] ? r->mode_args.v[i] : "(none)");
+	}
 }
 
 /* The distinct hosts that ran the boots (boot.json's host), in first-seen order. */
@@ -1169,15 +1265,17 @@ static void run_hosts(const struct run_data *r, struct strv *hosts)
  * hosts, and a difference between hosts shows here before it hides in a
  * mode's spread.  Per host: boots of each mode and their median boot time.
  */
-static void md_hosts(FILE *f, const struct run_data *r)
+static void md_hosts(struct doc *d, const struct run_data *r)
 {
 	struct strv hosts = { 0 };
 	double *t = xcalloc(r->nr_boots ? r->nr_boots : 1, sizeof(*t));
 
 	run_hosts(r, &hosts);
-	if (hosts.n)
-		fprintf(f, "## Hosts\n\n| host | mode | boots | median boot time (s) |\n"
-			"|---|---|---|---|\n");
+	if (hosts.n) {
+		md_heading(d, 2, "Hosts");
+		md_table(d, (const char *const[]){ "host", "mode", "boots",
+				"median boot time (s)", NULL });
+	}
 	for (size_t h = 0; h < hosts.n; h++) {
 		for (int m = 0; m < r->nr_modes; m++) {
 			size_t n = 0, nt = 0;
@@ -1196,43 +1294,61 @@ static void md_hosts(FILE *f, const struct run_data *r)
 			if (!n)
 				continue;
 			fmt(med, sizeof(med), nt ? stats_median(t, nt) : NAN);
-			fprintf(f, "| %s | %s | %zu | %s |\n", md(hosts.v[h]), md(r->modes[m].name),
-				n, med);
+			doc__row(d);
+			doc__cell_name(d, hosts.v[h]);
+			doc__cell_name(d, r->modes[m].name);
+			doc__cellf(d, "%zu", n);
+			doc__cellf(d, "%s", med);
 		}
 	}
-	if (hosts.n)
-		fprintf(f, "\n");
 	strv__free(&hosts);
 	free(t);
 }
 
 /* Boots left out of every statistic, named early: every number is without them. */
-static void md_damaged(FILE *f, const struct run_data *r)
+static void md_damaged(struct doc *d, const struct run_data *r)
 {
+	bool one = r->nr_damaged == 1;
+
 	if (!r->nr_damaged)
 		return;
-	fprintf(f, "## Damaged boots, left out\n\n%d boot%s left out of every statistic in this report: "
-		"%s boot.json could not be read or %s event stream had records that had to be "
-		"refused (their counts cannot be trusted).\n\n| boot | mode | why |\n|---|---|---|\n",
-		r->nr_damaged, r->nr_damaged == 1 ? " is" : "s are", r->nr_damaged == 1 ? "its" : "their",
-		r->nr_damaged == 1 ? "its" : "their");
-	for (int i = 0; i < r->nr_damaged; i++)
-		fprintf(f, "| %s | %s | %s |\n", md(r->damaged[i].name), md(r->damaged[i].mode),
-			md(r->damaged[i].why));
-	fprintf(f, "\n");
+	md_heading(d, 2, "Damaged boots, left out");
+	doc__para(d);
+	doc__text(d, "%d boot%s left out of every statistic in this report: %s boot.json could "
+		  "not be read or %s event stream had records that had to be refused (their "
+		  "counts cannot be trusted).", r->nr_damaged, one ? " is" : "s are",
+		  one ? "its" : "their", one ? "its" : "their");
+	md_table(d, (const char *const[]){ "boot", "mode", "why", NULL });
+	for (int i = 0; i < r->nr_damaged; i++) {
+		doc__row(d);
+		doc__cell_name(d, r->damaged[i].name);
+		doc__cell_name(d, r->damaged[i].mode);
+		doc__cell_name(d, r->damaged[i].why);
+	}
 }
 
 /* How many boots ran at once, and whether that is known not to bias them. */
-static void md_jobs(FILE *f, const struct run_data *r)
+static void md_jobs(struct doc *d, const struct run_data *r)
 {
+	char jobs[32];
+
 	if (!r->jobs)
 		return;
-	fprintf(f, "Boots ran **%d at once** (%s).", r->jobs,
-		r->jobs_from ? md(r->jobs_from) : "source not recorded");
-	if (r->jobs > 1)
-		fprintf(f, " Whether parallel boots change what is measured is checked by "
-			"`bench/jobs-bias.sh` (README, \"Parallel boots\").");
-	fprintf(f, "\n\n");
+	snprintf(jobs, sizeof(jobs), "%d at once", r->jobs);
+	doc__para(d);
+	doc__text(d, "Boots ran ");
+	doc__bold(d, jobs);
+	doc__text(d, " (");
+	if (r->jobs_from)
+		doc__name(d, r->jobs_from);
+	else
+		doc__text(d, "source not recorded");
+	doc__text(d, ").");
+	if (r->jobs > 1) {
+		doc__text(d, " Whether parallel boots change what is measured is checked by ");
+		doc__code(d, "bench/jobs-bias.sh");
+		doc__text(d, " (README, \"Parallel boots\").");
+	}
 }
 
 /*
@@ -1240,44 +1356,54 @@ static void md_jobs(FILE *f, const struct run_data *r)
  * drivers that changed and the devices lost, the charts, what was killed;
  * then the detail, from the modes' kernel arguments on.
  */
-static void write_md_body(FILE *f, struct run_data *r, bool charts)
+static void write_md_body(struct doc *d, struct run_data *r, bool charts)
 {
 	struct mode_stats *base = run_data__baseline(r);
 	struct comparison *cmp = run_data__comparisons(r, base);
 
-	fprintf(f, "# bootprobe report: %s\n\n", md(r->run_id));
-	md_headline(f, r);
-	fprintf(f, "%d boots in %d modes. **Boot time** is measured %s; the guest's "
-		"own boot-complete mark and QEMU's wall time are shown next to it.%s\n\n",
-		r->nr_boots, r->nr_modes, boot_time_sentence, any_phases(r) ? " On a boot that reaches "
-		"systemd, systemd's own multi-user.target timestamp takes the place of udev's "
-		"queue (udev runs under systemd there)." : "");
-	md_jobs(f, r);
-	if (r->until_end)
-		fprintf(f, "The run booted in rounds until a condition held (`run --until-ci`): "
-			"%s.\n\n", md(r->until_end));
-	md_damaged(f, r);
-	md_answer(f, r, base, cmp);
-	md_drivers(f, r);
-	if (charts) {
-		fprintf(f, "## Charts\n\n");
-		for (int i = 0; chart_names[i]; i++)
-			fprintf(f, "### %s\n\n![%s](charts/%s.svg)\n\n", chart_titles[i], chart_names[i],
-				chart_names[i]);
+	doc__heading(d, 1);
+	doc__text(d, "bootprobe report: ");
+	doc__name(d, r->run_id);
+	md_headline(d, r);
+	doc__para(d);
+	doc__text(d, "%d boots in %d modes. ", r->nr_boots, r->nr_modes);
+	doc__bold(d, "Boot time");
+	doc__text(d, " is measured %s; the guest's own boot-complete mark and QEMU's wall time "
+		  "are shown next to it.%s", boot_time_sentence, any_phases(r) ? " On a boot that "
+		  "reaches systemd, systemd's own multi-user.target timestamp takes the place of "
+		  "udev's queue (udev runs under systemd there)." : "");
+	md_jobs(d, r);
+	if (r->until_end) {
+		doc__para(d);
+		doc__text(d, "The run booted in rounds until a condition held (");
+		doc__code(d, "run --until-ci");
+		doc__text(d, "): ");
+		doc__name(d, r->until_end);
+		doc__text(d, ".");
 	}
-	md_kills(f, r);
-	fprintf(f, MD_DETAILS "\n\n");
-	md_settings(f, r);
-	md_hosts(f, r);
-	md_modes(f, r);
-	md_comparisons(f, r, base, cmp);
-	md_stages(f, r);
-	md_systemd(f, r);
-	md_readiness(f, r);
-	md_efficiency(f, r);
-	md_orders(f, r);
-	md_losses(f, r);
-	md_warnings(f, r);
+	md_damaged(d, r);
+	md_answer(d, r, base, cmp);
+	md_drivers(d, r);
+	if (charts) {
+		md_heading(d, 2, "Charts");
+		for (int i = 0; chart_names[i]; i++) {
+			md_heading(d, 3, chart_titles[i]);
+			doc__chart(d, chart_names[i]);
+		}
+	}
+	md_kills(d, r);
+	doc__details(d);
+	md_settings(d, r);
+	md_hosts(d, r);
+	md_modes(d, r);
+	md_comparisons(d, r, base, cmp);
+	md_stages(d, r);
+	md_systemd(d, r);
+	md_readiness(d, r);
+	md_efficiency(d, r);
+	md_orders(d, r);
+	md_losses(d, r);
+	md_warnings(d, r);
 	free(cmp);
 }
 
@@ -1288,11 +1414,9 @@ char *report__dir(const struct run_data *r, const struct report_opts *o)
 
 int report__write(struct run_data *r, const struct report_opts *o)
 {
-	char *dir = report__dir(r, o);
-	char *md = NULL, *path;
-	size_t len = 0;
+	char *dir = report__dir(r, o), *path;
 	json_object *sum;
-	FILE *f;
+	struct doc *d;
 	int err = mkdir_p(dir);
 
 	if (err) {
@@ -1303,13 +1427,9 @@ int report__write(struct run_data *r, const struct report_opts *o)
 	/* Each output on its own: one that cannot be written does not stop the others. */
 	if (o->charts && charts__write(r, dir))
 		err = -1;
-	f = open_memstream(&md, &len);
-	write_md_body(f, r, o->charts);
-	fclose(f);
-	path = xasprintf("%s/report.md", dir);
-	err |= write_file_or_say(path, md, len, WHO);
-	free(path);
-	err |= report_html__write(dir, md);
+	d = doc__open(dir);
+	write_md_body(d, r, o->charts);
+	err |= doc__close(d, WHO);
 	err |= write_csv(r, dir);
 	err |= write_drivers_csv(r, dir);
 	sum = run_data__summary_json(r);
@@ -1319,8 +1439,6 @@ int report__write(struct run_data *r, const struct report_opts *o)
 	json_object_put(sum);
 	if (o->traces && report_traces__write(r, dir))
 		err = -1;
-	strv__free(&md_pool);
-	free(md);
 	free(dir);
 	return err;
 }

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report.html: the document's blocks as HTML, every text escaped, the
+ * charts' SVG inline, each level-2 section after DOC_DETAILS folded.
+ */
+#define _GNU_SOURCE
+#include "doc_writer.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* @s as HTML text; control bytes as '?', but for line breaks in a @block. */
+static void html_text(FILE *f, const char *s, bool block)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		switch (c) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default:
+			if ((c < 0x20 && !(block && c == '\n')) || c == 0x7f)
+				fputc('?', f);
+			else
+				fputc(c, f);
+		}
+	}
+}
+
+static void html_spans(FILE *f, const struct doc_span *s, size_t n)
+{
+	static const char *const tag[] = {
+		[DOC_BOLD] = "b", [DOC_EM] = "em", [DOC_CODE] = "code",
+	};
+
+	for (size_t i = 0; i < n; i++) {
+		bool tagged = s[i].kind == DOC_BOLD || s[i].kind == DOC_EM || s[i].kind == DOC_CODE;
+
+		if (s[i].kind == DOC_CELL)
+			continue;
+		if (tagged)
+			fprintf(f, "<%s>", tag[s[i].kind]);
+		html_text(f, s[i].text, false);
+		if (tagged)
+			fprintf(f, "</%s>", tag[s[i].kind]);
+	}
+}
+
+/*
+ * The chart @name (doc__chart took only a name of chart_names) as its SVG
+ * inline: gnuplot wrote the file, escaping the text in it.
+ */
+static void html_chart(FILE *f, const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/charts/%s.svg", dir, name);
+	char *svg = read_file(path, NULL), *start = svg ? strstr(svg, "<svg") : NULL;
+
+	fputs(start ? start : "<p>(chart missing)</p>", f);
+	free(svg);
+	free(path);
+}
+
+/*
+ * A table cell that reads as a number, right-aligned in report.html: a
+ * number first (a sign, "-" alone for none), then units, ratios, "±", "–"
+ * ranges and words in parentheses ("0.2 (exact)"), but no word of three
+ * letters or more outside them ("3 ok boots" is text).
+ */
+static bool cell_numeric(const char *c)
+{
+	int depth = 0, run = 0;
+
+	c += strspn(c, " ");
+	if (!strcmp(c, "-") || !strncmp(c, "- – -", 7))
+		return true;
+	if (*c == '+' || *c == '-')
+		c++;
+	else if (!strncmp(c, "−", strlen("−")))
+		c += strlen("−");
+	if (!isdigit((unsigned char)*c))
+		return false;
+	for (; *c; c++) {
+		depth += (*c == '(') - (*c == ')');
+		run = isalpha((unsigned char)*c) ? run + 1 : 0;
+		if (run >= 3 && depth <= 0)
+			return false;
+	}
+	return true;
+}
+
+/* The @n spans of a cell as one number?  Bold, emphasis or code make it text. */
+static bool spans_numeric(const struct doc_span *s, size_t n)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	bool plain = true, numeric;
+
+	for (size_t i = 0; i < n; i++) {
+		plain &= s[i].kind == DOC_TEXT || s[i].kind == DOC_NAME;
+		fputs(s[i].text, m);
+	}
+	fclose(m);
+	numeric = plain && cell_numeric(text);
+	free(text);
+	return numeric;
+}
+
+static void html_cell(FILE *f, const struct doc_span *s, size_t n, bool header)
+{
+	fputs(header ? "<th> " : spans_numeric(s, n) ? "<td class=n> " : "<td> ", f);
+	html_spans(f, s, n);
+	fputs(header ? (n ? " </th>" : "</th>") : (n ? " </td>" : "</td>"), f);
+}
+
+/* A table's header row or one of its rows, the table opened by its first. */
+static void html_row(struct html_writer *w, const struct doc_block *b)
+{
+	size_t i = 0, end;
+
+	if (!w->in_table)
+		fputs("<div class=t><table>\n", w->f);
+	w->in_table = true;
+	fputs("<tr>", w->f);
+	for (; i < b->n; i = end) {
+		for (end = i + 1; end < b->n && b->spans[end].kind != DOC_CELL; end++)
+			;
+		if (b->spans[i].kind == DOC_CELL)
+			html_cell(w->f, b->spans + i + 1, end - i - 1, b->kind == DOC_HEAD);
+	}
+	fputs("</tr>\n", w->f);
+}
+
+static void html_heading(struct html_writer *w, const struct doc_block *b)
+{
+	bool fold = w->details && b->level == 2;
+
+	if (fold && w->in_details)
+		fputs("</details>\n", w->f);
+	if (fold)
+		fputs("<details><summary>", w->f);
+	fprintf(w->f, "<h%d>", b->level);
+	html_spans(w->f, b->spans, b->n);
+	fprintf(w->f, "</h%d>%s\n", b->level, fold ? "</summary>" : "");
+	w->in_details |= fold;
+}
+
+static void html_pre(FILE *f, const char *text)
+{
+	size_t len = strlen(text);
+
+	fputs("<pre>", f);
+	html_text(f, text, true);
+	fputs(len && text[len - 1] != '\n' ? "\n</pre>\n" : "</pre>\n", f);
+}
+
+void html_writer__begin(struct html_writer *w)
+{
+	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<title>bootprobe report</title>\n"
+	      "<style>body{font-family:sans-serif;max-width:1200px;margin:2em auto;padding:0 1em}"
+	      "div.t{overflow-x:auto}table{border-collapse:collapse;margin:1em 0}"
+	      "td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}"
+	      "td.n{text-align:right;white-space:nowrap}th{background:#eee}"
+	      "code{white-space:pre-wrap;word-break:break-all}"
+	      "pre{background:#f6f6f6;padding:1em;overflow-x:auto;white-space:pre-wrap}"
+	      "p.li{margin:0.2em 0 0.2em 1em}svg{max-width:100%;height:auto}"
+	      "summary{cursor:pointer}summary h2{display:inline}details{margin:1em 0}"
+	      "</style></head><body>\n", w->f);
+}
+
+void html_writer__block(struct html_writer *w, const struct doc_block *b)
+{
+	FILE *f = w->f;
+
+	if (w->in_table && b->kind != DOC_ROW) {
+		fputs("</table></div>\n", f);
+		w->in_table = false;
+	}
+	switch (b->kind) {
+	case DOC_HEADING:
+		html_heading(w, b);
+		break;
+	case DOC_PARA:
+		fputs("<p>", f);
+		html_spans(f, b->spans, b->n);
+		fputs("</p>\n", f);
+		break;
+	case DOC_ITEM:
+		fprintf(f, "<p class=li style=\"margin-left:%dem\">&bull; ", 1 + b->level);
+		html_spans(f, b->spans, b->n);
+		fputs("</p>\n", f);
+		break;
+	case DOC_HEAD:
+	case DOC_ROW:
+		html_row(w, b);
+		break;
+	case DOC_PRE:
+		html_pre(f, b->spans[0].text);
+		break;
+	case DOC_CHART:
+		html_chart(f, w->dir, b->spans[0].text);
+		break;
+	case DOC_DETAILS:
+		w->details = true;
+		break;
+	}
+}
+
+void html_writer__end(struct html_writer *w)
+{
+	if (w->in_table)
+		fputs("</table></div>\n", w->f);
+	if (w->in_details)
+		fputs("</details>\n", w->f);
+	fputs("</body></html>\n", w->f);
+}
