@@ -145,28 +145,28 @@ static int write_csv(struct run_data *r, const char *dir)
 /* ---- the report: report.md and report.html, block by block (doc.h) ----------------- */
 
 /* Cells of the program's words, @titles ending with NULL. */
-static void md_cells(struct doc *d, const char *const *titles)
+static void put_cells(struct doc *d, const char *const *titles)
 {
 	for (int k = 0; titles[k]; k++)
 		doc__cellf(d, "%s", titles[k]);
 }
 
 /* A table, its header row's first cells @titles. */
-static void md_table(struct doc *d, const char *const *titles)
+static void put_table(struct doc *d, const char *const *titles)
 {
 	doc__table(d);
-	md_cells(d, titles);
+	put_cells(d, titles);
 }
 
 /* A heading of the program's words. */
-static void md_heading(struct doc *d, int level, const char *title)
+static void put_heading(struct doc *d, int level, const char *title)
 {
 	doc__heading(d, level);
 	doc__text(d, "%s", title);
 }
 
 /* A row's cells after its label: n, median, IQR, 95 % CI, min – max. */
-static void md_summary_cells(struct doc *d, const struct summary *s)
+static void put_summary_cells(struct doc *d, const struct summary *s)
 {
 	char med[32], q1[32], q3[32], lo[32], hi[32], mn[32], mx[32];
 
@@ -185,7 +185,7 @@ static void md_summary_cells(struct doc *d, const struct summary *s)
 }
 
 /* A mode whose collector lost something: its counts are lower bounds. */
-static void md_mode_losses(struct doc *d, const struct mode_stats *m)
+static void put_mode_losses(struct doc *d, const struct mode_stats *m)
 {
 	if (!m->boots_lossy)
 		return;
@@ -201,12 +201,12 @@ static void md_mode_losses(struct doc *d, const struct mode_stats *m)
 /* A mode with more drivers than this gets no per-driver rows in its table. */
 #define MD_MODE_DRIVER_ROWS 8
 
-static void md_drivers_probed(struct doc *d, const struct run_data *r);
+static void put_drivers_probed(struct doc *d, const struct run_data *r);
 
-static void md_modes(struct doc *d, struct run_data *r)
+static void put_modes(struct doc *d, struct run_data *r)
 {
-	md_heading(d, 2, "Per mode");
-	md_drivers_probed(d, r);
+	put_heading(d, 2, "Per mode");
+	put_drivers_probed(d, r);
 	for (int i = 0; i < r->nr_modes; i++) {
 		const struct mode_stats *m = &r->modes[i];
 
@@ -216,26 +216,26 @@ static void md_modes(struct doc *d, struct run_data *r)
 		doc__text(d, "%d boots, %d ok; kill rate %d/%d boots; failed probes %d of %d, in %d "
 			  "of %d ok boots", m->boots, m->ok, m->boots_with_kills, m->boots,
 			  m->failed_probes, m->probes, m->boots_with_failed, m->ok);
-		md_mode_losses(d, m);
+		put_mode_losses(d, m);
 		if (m->boots_udev_ignored) {
 			doc__para(d);
 			doc__text(d, "udevd ignored a setting in %d of %d boots: ",
 				  m->boots_udev_ignored, m->boots);
 			doc__code(d, m->udev_ignored);
 		}
-		md_table(d, (const char *const[]){ "metric", "n", "median", "IQR",
+		put_table(d, (const char *const[]){ "metric", "n", "median", "IQR",
 				"95 % CI of median", "min – max", NULL });
 		for (int k = 0; k < M_COUNT; k++) {
 			doc__row(d);
 			doc__cellf(d, "%s", metric_titles[k]);
-			md_summary_cells(d, &m->s[k]);
+			put_summary_cells(d, &m->s[k]);
 		}
 		for (int k = 0; m->nr_drivers <= MD_MODE_DRIVER_ROWS && k < m->nr_drivers; k++) {
 			doc__row(d);
 			doc__cellf(d, "probe time of ");
 			doc__name(d, m->drivers[k].driver);
 			doc__text(d, " (s)");
-			md_summary_cells(d, &m->drivers[k].s);
+			put_summary_cells(d, &m->drivers[k].s);
 		}
 		if (m->nr_drivers > MD_MODE_DRIVER_ROWS) {
 			doc__para(d);
@@ -262,7 +262,7 @@ static void fmt_p(char *buf, size_t len, const struct comparison *c)
  * that no arrangement of them reaches the level; then the boots per mode a
  * difference of the observed size needs, where that is more than it had.
  */
-static void md_power(struct doc *d, const struct comparison *c, const char *unit)
+static void put_power(struct doc *d, const struct comparison *c, const char *unit)
 {
 	size_t least = c->na < c->nb ? c->na : c->nb;
 
@@ -280,8 +280,8 @@ static void md_power(struct doc *d, const struct comparison *c, const char *unit
 			  c->n_needed, fabs(c->diff), unit);
 }
 
-static void md_comparison_row(struct doc *d, const char *mode, int metric,
-			      const struct comparison *c)
+static void put_comparison_row(struct doc *d, const char *mode, int metric,
+			       const struct comparison *c)
 {
 	char pct[32] = "-", mdd[32] = "none", need[32] = "-";
 
@@ -307,8 +307,8 @@ static void md_comparison_row(struct doc *d, const char *mode, int metric,
 	doc__cellf(d, "%s", need);
 }
 
-static void md_comparisons(struct doc *d, struct run_data *r, const struct mode_stats *base,
-			   const struct comparison *cmp)
+static void put_comparisons(struct doc *d, struct run_data *r, const struct mode_stats *base,
+			    const struct comparison *cmp)
 {
 	if (!cmp)
 		return;
@@ -331,21 +331,21 @@ static void md_comparisons(struct doc *d, struct run_data *r, const struct mode_
 		  "\"none\" when no arrangement of these boots can reach that p; ", CMP_POWER);
 	doc__bold(d, "boots needed");
 	doc__text(d, ": per mode, to detect the difference observed that way.");
-	md_table(d, (const char *const[]){ "mode", "metric", NULL });
+	put_table(d, (const char *const[]){ "mode", "metric", NULL });
 	doc__cellf(d, "median ");
 	doc__name(d, base->name);
-	md_cells(d, (const char *const[]){ "median mode", "difference", "95 % CI", "change", "p",
+	put_cells(d, (const char *const[]){ "median mode", "difference", "95 % CI", "change", "p",
 			"Holm p", "MDD", "boots needed", NULL });
 	for (int i = 0; i < r->nr_modes; i++) {
 		if (&r->modes[i] == base)
 			continue;
 		for (int k = 0; k < NR_CMP; k++)
-			md_comparison_row(d, r->modes[i].name, cmp_metrics[k], &cmp[i * NR_CMP + k]);
+			put_comparison_row(d, r->modes[i].name, cmp_metrics[k], &cmp[i * NR_CMP + k]);
 	}
 }
 
 /* The headline as report.md's first table: the cells the terminal shows. */
-static void md_headline(struct doc *d, const struct run_data *r)
+static void put_headline(struct doc *d, const struct run_data *r)
 {
 	struct hl_row row;
 	bool lossy = false;
@@ -368,7 +368,7 @@ static void md_headline(struct doc *d, const struct run_data *r)
 }
 
 /* "**MODE** against **BASE**" opening a paragraph of the answer. */
-static void md_against(struct doc *d, const char *mode, const char *base)
+static void put_against(struct doc *d, const char *mode, const char *base)
 {
 	doc__para(d);
 	doc__bold(d, mode);
@@ -377,8 +377,8 @@ static void md_against(struct doc *d, const char *mode, const char *base)
 }
 
 /* One mode's paragraph of the answer: its median boot time against the baseline's. */
-static void md_answer_mode(struct doc *d, const char *name, const char *bname,
-			   const struct comparison *c)
+static void put_answer_mode(struct doc *d, const char *name, const char *bname,
+			    const struct comparison *c)
 {
 	const char *way = c->diff < 0 ? "faster" : "slower";
 	char pct[32] = "", by[32] = "", p[128];
@@ -389,7 +389,7 @@ static void md_answer_mode(struct doc *d, const char *name, const char *bname,
 	}
 	fmt_p(p, sizeof(p), c);
 	if (!c->na || !c->nb || !isfinite(c->diff_lo) || !isfinite(c->diff_hi)) {
-		md_against(d, name, bname);
+		put_against(d, name, bname);
 		doc__text(d, ": not comparable, %zu and %zu ok boots with a boot time.", c->nb,
 			  c->na);
 		return;
@@ -406,7 +406,7 @@ static void md_answer_mode(struct doc *d, const char *name, const char *bname,
 			  by, c->median_b, c->median_a, c->diff_lo, c->diff_hi, p, c->nb, c->na);
 		return;
 	}
-	md_against(d, name, bname);
+	put_against(d, name, bname);
 	if (comparison__suggestive(c)) {
 		doc__text(d, ": ");
 		doc__bold(d, way);
@@ -420,7 +420,7 @@ static void md_answer_mode(struct doc *d, const char *name, const char *bname,
 			  "%zu and %zu ok boots).", c->median_b, c->median_a, c->diff, pct,
 			  c->diff_lo, c->diff_hi, p, c->nb, c->na);
 	}
-	md_power(d, c, "s");
+	put_power(d, c, "s");
 }
 
 /*
@@ -428,14 +428,14 @@ static void md_answer_mode(struct doc *d, const char *name, const char *bname,
  * baseline's, from run_comparisons' numbers; "no clear difference" when the
  * CI of the difference includes 0.  Then what was killed, in a sentence.
  */
-static void md_answer(struct doc *d, struct run_data *r, const struct mode_stats *base,
-		      const struct comparison *cmp)
+static void put_answer(struct doc *d, struct run_data *r, const struct mode_stats *base,
+		       const struct comparison *cmp)
 {
 	int kills = 0;
 
 	if (!cmp)
 		return;
-	md_heading(d, 2, "Answer");
+	put_heading(d, 2, "Answer");
 	doc__para(d);
 	if (r->nr_modes > 2) {
 		doc__text(d, "Each mode's median boot time against ");
@@ -454,7 +454,7 @@ static void md_answer(struct doc *d, struct run_data *r, const struct mode_stats
 	}
 	for (int i = 0; i < r->nr_modes; i++)
 		if (&r->modes[i] != base)	/* cmp_metrics[0]: boot time */
-			md_answer_mode(d, r->modes[i].name, base->name, &cmp[i * NR_CMP]);
+			put_answer_mode(d, r->modes[i].name, base->name, &cmp[i * NR_CMP]);
 	doc__para(d);
 	doc__bold(d, "Killed");
 	doc__text(d, ": ");
@@ -490,7 +490,7 @@ static void fmt_ms(char *buf, size_t len, double s, bool sign)
 }
 
 /* Atop "Per mode": distinct drivers probed in user space, per mode. */
-static void md_drivers_probed(struct doc *d, const struct run_data *r)
+static void put_drivers_probed(struct doc *d, const struct run_data *r)
 {
 	doc__para(d);
 	doc__bold(d, "Drivers probed");
@@ -510,7 +510,7 @@ static void md_drivers_probed(struct doc *d, const struct run_data *r)
 	doc__text(d, ".");
 }
 
-static void md_driver_row(struct doc *d, const struct driver_change *v)
+static void put_driver_row(struct doc *d, const struct driver_change *v)
 {
 	const struct comparison *c = &v->c;
 	char ma[32], mb[32], diff[32], lo[32], hi[32], pct[32] = "-", mdd[32];
@@ -540,8 +540,8 @@ static void md_driver_row(struct doc *d, const struct driver_change *v)
 }
 
 /* "Only in sync (2): a, b." for the drivers of @v with verdict @which. */
-static void md_one_mode_drivers(struct doc *d, const struct driver_change *v, int n,
-				enum driver_verdict which, const char *mode)
+static void put_one_mode_drivers(struct doc *d, const struct driver_change *v, int n,
+				 enum driver_verdict which, const char *mode)
 {
 	int count = 0, listed = 0;
 
@@ -562,10 +562,10 @@ static void md_one_mode_drivers(struct doc *d, const struct driver_change *v, in
 }
 
 /* The table of @m's drivers with a clear change against @base, at most MD_CHANGED_ROWS. */
-static void md_changed_drivers(struct doc *d, const struct driver_change *v, int n, int changed,
-			       const char *bname, const char *mname)
+static void put_changed_drivers(struct doc *d, const struct driver_change *v, int n, int changed,
+				const char *bname, const char *mname)
 {
-	md_table(d, (const char *const[]){ "driver", NULL });
+	put_table(d, (const char *const[]){ "driver", NULL });
 	doc__cellf(d, "boots ");
 	doc__name(d, bname);
 	doc__text(d, " / ");
@@ -576,11 +576,11 @@ static void md_changed_drivers(struct doc *d, const struct driver_change *v, int
 	doc__cellf(d, "median ");
 	doc__name(d, mname);
 	doc__text(d, " (ms)");
-	md_cells(d, (const char *const[]){ "difference (ms)", "95 % CI (ms)", "change", "p",
+	put_cells(d, (const char *const[]){ "difference (ms)", "95 % CI (ms)", "change", "p",
 			"Holm p", "MDD (ms)", "verdict", NULL });
 	for (int i = 0, shown = 0; i < n && shown < MD_CHANGED_ROWS; i++)
 		if (v[i].verdict == DV_SLOWER || v[i].verdict == DV_FASTER) {
-			md_driver_row(d, &v[i]);
+			put_driver_row(d, &v[i]);
 			shown++;
 		}
 	if (changed > MD_CHANGED_ROWS) {
@@ -590,8 +590,8 @@ static void md_changed_drivers(struct doc *d, const struct driver_change *v, int
 }
 
 /* One mode's drivers against the baseline: clear changes, then one line of counts. */
-static void md_mode_drivers(struct doc *d, const struct mode_stats *base,
-			    const struct mode_stats *m)
+static void put_mode_drivers(struct doc *d, const struct mode_stats *base,
+			     const struct mode_stats *m)
 {
 	int n, changed = 0, unclear = 0, few = 0, weak = 0, family = 0;
 	struct driver_change *v = driver_changes(base, m, &n);
@@ -612,7 +612,7 @@ static void md_mode_drivers(struct doc *d, const struct mode_stats *base,
 	doc__heading(d, 3);
 	doc__name(d, m->name);
 	if (changed)
-		md_changed_drivers(d, v, n, changed, base->name, m->name);
+		put_changed_drivers(d, v, n, changed, base->name, m->name);
 	doc__para(d);
 	doc__name(d, m->name);
 	doc__text(d, ": %d driver%s with a clear change, %d with no clear change", changed,
@@ -629,13 +629,13 @@ static void md_mode_drivers(struct doc *d, const struct mode_stats *base,
 				  least, alpha, stats_mw_min_n(alpha));
 		doc__text(d, " (drivers.csv: p_holm, mdd_s, boots_needed).");
 	}
-	md_one_mode_drivers(d, v, n, DV_ONLY_BASE, base->name);
-	md_one_mode_drivers(d, v, n, DV_ONLY_MODE, m->name);
+	put_one_mode_drivers(d, v, n, DV_ONLY_BASE, base->name);
+	put_one_mode_drivers(d, v, n, DV_ONLY_MODE, m->name);
 	free(v);
 }
 
-static void md_device_row(struct doc *d, const struct device_change *c,
-			  const struct mode_stats *base, const struct mode_stats *m)
+static void put_device_row(struct doc *d, const struct device_change *c,
+			   const struct mode_stats *base, const struct mode_stats *m)
 {
 	char *da = device_outcome__describe(base, c->a), *db = device_outcome__describe(m, c->b);
 
@@ -654,8 +654,8 @@ static void md_device_row(struct doc *d, const struct device_change *c,
 }
 
 /* "- MODE: driver device, ..." for the renamed devices of @v, if any. */
-static void md_renamed_item(struct doc *d, const char *mode, const struct device_change *v,
-			    int n)
+static void put_renamed_item(struct doc *d, const char *mode, const struct device_change *v,
+			     int n)
 {
 	int k = 0;
 
@@ -683,8 +683,8 @@ static bool any_renamed(const struct device_change *v, int n)
 }
 
 /* What the async regressions were compared with: "a, b" of the modes with events. */
-static void md_compared_modes(struct doc *d, const struct run_data *r,
-			      const struct mode_stats *base)
+static void put_compared_modes(struct doc *d, const struct run_data *r,
+			       const struct mode_stats *base)
 {
 	int k = 0;
 
@@ -697,13 +697,13 @@ static void md_compared_modes(struct doc *d, const struct run_data *r,
 }
 
 /* Devices bound in a boot of one mode but not in a boot of the other. */
-static void md_device_changes(struct doc *d, struct run_data *r, const struct mode_stats *base)
+static void put_device_changes(struct doc *d, struct run_data *r, const struct mode_stats *base)
 {
 	struct device_change **v = xcalloc(r->nr_modes, sizeof(*v));
 	int *n = xcalloc(r->nr_modes, sizeof(*n));
 	int rows = 0, modes = 0, nr_renamed = 0;
 
-	md_heading(d, 3, "Async regressions: devices bound in one mode, not in every boot of the "
+	put_heading(d, 3, "Async regressions: devices bound in one mode, not in every boot of the "
 		   "other");
 	doc__para(d);
 	doc__text(d, "A device is a driver and device name. Counts are over ok boots with an "
@@ -721,13 +721,13 @@ static void md_device_changes(struct doc *d, struct run_data *r, const struct mo
 		v[i] = device_changes(base, m, &n[i]);
 		for (int k = 0; k < n[i] && !v[i][k].renamed; k++) {
 			if (!rows++) {
-				md_table(d, (const char *const[]){ "mode", "driver", "device", NULL });
+				put_table(d, (const char *const[]){ "mode", "driver", "device", NULL });
 				doc__cellf(d, "in ");
 				doc__name(d, base->name);
-				md_cells(d, (const char *const[]){ "in the mode",
+				put_cells(d, (const char *const[]){ "in the mode",
 						"unbound more often in", NULL });
 			}
-			md_device_row(d, &v[i][k], base, m);
+			put_device_row(d, &v[i][k], base, m);
 		}
 		nr_renamed += any_renamed(v[i], n[i]);
 	}
@@ -741,7 +741,7 @@ static void md_device_changes(struct doc *d, struct run_data *r, const struct mo
 		doc__text(d, "None: every device bound in a boot of ");
 		doc__name(d, base->name);
 		doc__text(d, " was bound in every boot of ");
-		md_compared_modes(d, r, base);
+		put_compared_modes(d, r, base);
 		doc__text(d, ", and the reverse%s.", nr_renamed ? ", but for renamed ones" : "");
 	}
 	if (nr_renamed) {
@@ -750,7 +750,7 @@ static void md_device_changes(struct doc *d, struct run_data *r, const struct mo
 		doc__name(d, base->name);
 		doc__text(d, "):");
 		for (int i = 0; i < r->nr_modes; i++)
-			md_renamed_item(d, r->modes[i].name, v[i], n[i]);
+			put_renamed_item(d, r->modes[i].name, v[i], n[i]);
 	}
 	for (int i = 0; i < r->nr_modes; i++)
 		free(v[i]);
@@ -758,7 +758,7 @@ static void md_device_changes(struct doc *d, struct run_data *r, const struct mo
 	free(n);
 }
 
-static void md_drivers(struct doc *d, struct run_data *r)
+static void put_drivers(struct doc *d, struct run_data *r)
 {
 	struct mode_stats *base = run_data__baseline(r);
 
@@ -779,7 +779,7 @@ static void md_drivers(struct doc *d, struct run_data *r)
 		if (m == base)
 			continue;
 		if (m->event_boots) {
-			md_mode_drivers(d, base, m);
+			put_mode_drivers(d, base, m);
 			continue;
 		}
 		doc__heading(d, 3);
@@ -787,7 +787,7 @@ static void md_drivers(struct doc *d, struct run_data *r)
 		doc__para(d);
 		doc__text(d, "No ok boot with an event stream: nothing to compare.");
 	}
-	md_device_changes(d, r, base);
+	put_device_changes(d, r, base);
 }
 
 /* ---- boots that reach systemd: beside systemd-analyze, readiness of devices ---------- */
@@ -796,7 +796,7 @@ static void md_drivers(struct doc *d, struct run_data *r)
  * The rest of a table's header after its first columns: per mode, one
  * column per @suffixes ("MODE: bootprobe").
  */
-static void md_mode_columns(struct doc *d, const struct run_data *r, const char *const *suffixes)
+static void put_mode_columns(struct doc *d, const struct run_data *r, const char *const *suffixes)
 {
 	for (int i = 0; i < r->nr_modes; i++)
 		for (int k = 0; suffixes[k]; k++) {
@@ -813,7 +813,7 @@ static bool any_phases(const struct run_data *r)
 	return false;
 }
 
-static void md_phase_cell(struct doc *d, const struct summary *s)
+static void put_phase_cell(struct doc *d, const struct summary *s)
 {
 	char med[32];
 
@@ -825,11 +825,11 @@ static void md_phase_cell(struct doc *d, const struct summary *s)
  * The boot's phases as bootprobe measured them next to what systemd-analyze
  * printed on the same boots: medians over the ok boots of each mode.
  */
-static void md_systemd(struct doc *d, const struct run_data *r)
+static void put_systemd(struct doc *d, const struct run_data *r)
 {
 	if (!any_phases(r))
 		return;
-	md_heading(d, 2, "Beside systemd-analyze");
+	put_heading(d, 2, "Beside systemd-analyze");
 	doc__para(d);
 	doc__text(d, "Medians (s) over each mode's ok boots that reached systemd. ");
 	doc__em(d, "bootprobe");
@@ -844,14 +844,14 @@ static void md_systemd(struct doc *d, const struct run_data *r)
 		  "dynamic loader: a little after the exec), which bootprobe splits at the "
 		  "initramfs's /init. Its files are kept in each boot folder as "
 		  "systemd-analyze-*.txt.");
-	md_table(d, (const char *const[]){ "phase", NULL });
-	md_mode_columns(d, r, (const char *const[]){ ": bootprobe", ": systemd-analyze", NULL });
+	put_table(d, (const char *const[]){ "phase", NULL });
+	put_mode_columns(d, r, (const char *const[]){ ": bootprobe", ": systemd-analyze", NULL });
 	for (int k = 0; k < PH_COUNT; k++) {
 		doc__row(d);
 		doc__cellf(d, "%s", phase_titles[k]);
 		for (int i = 0; i < r->nr_modes; i++) {
-			md_phase_cell(d, &r->modes[i].phase_s[PS_BOOTPROBE][k]);
-			md_phase_cell(d, &r->modes[i].phase_s[PS_SYSTEMD][k]);
+			put_phase_cell(d, &r->modes[i].phase_s[PS_BOOTPROBE][k]);
+			put_phase_cell(d, &r->modes[i].phase_s[PS_SYSTEMD][k]);
 		}
 	}
 }
@@ -865,11 +865,11 @@ static bool any_stages(const struct run_data *r)
 }
 
 /* Where our /init's boots spend their time: medians per mode. */
-static void md_stages(struct doc *d, const struct run_data *r)
+static void put_stages(struct doc *d, const struct run_data *r)
 {
 	if (!any_stages(r))
 		return;
-	md_heading(d, 2, "Where the boot's time goes");
+	put_heading(d, 2, "Where the boot's time goes");
 	doc__para(d);
 	doc__text(d, "Medians (s) over each mode's ok boots, stage after stage from QEMU's start "
 		  "(kernel start is printk's 0; QEMU start is placed from console.log's last "
@@ -878,13 +878,13 @@ static void md_stages(struct doc *d, const struct run_data *r)
 	doc__code(d, "bootprobe.collector=wait");
 	doc__text(d, ", then it is inside \"/init → udevd launched\"). Empty: the boots did not "
 		  "print that mark.");
-	md_table(d, (const char *const[]){ "stage", NULL });
-	md_mode_columns(d, r, (const char *const[]){ "", NULL });
+	put_table(d, (const char *const[]){ "stage", NULL });
+	put_mode_columns(d, r, (const char *const[]){ "", NULL });
 	for (int k = 0; k < ST_COUNT; k++) {
 		doc__row(d);
 		doc__cellf(d, "%s", stage_titles[k]);
 		for (int i = 0; i < r->nr_modes; i++)
-			md_phase_cell(d, &r->modes[i].stage_s[k]);
+			put_phase_cell(d, &r->modes[i].stage_s[k]);
 	}
 }
 
@@ -915,8 +915,8 @@ static bool devnode_seen_before(const struct run_data *r, int mode, const struct
 	return false;
 }
 
-static void md_devnode_row(struct doc *d, const struct run_data *r,
-			   const struct devnode_stats *dn)
+static void put_devnode_row(struct doc *d, const struct run_data *r,
+			    const struct devnode_stats *dn)
 {
 	doc__row(d);
 	doc__cell_name(d, dn->name);
@@ -942,7 +942,7 @@ static void md_devnode_row(struct doc *d, const struct run_data *r,
 }
 
 /* Disks no probe made (loop devices, ramdisks): named, not measured. */
-static void md_driverless_devnodes(struct doc *d, const struct run_data *r)
+static void put_driverless_devnodes(struct doc *d, const struct run_data *r)
 {
 	int n = 0;
 
@@ -968,11 +968,11 @@ static void md_driverless_devnodes(struct doc *d, const struct run_data *r)
  * brought its driver returned (what a script that runs modprobe and then
  * looks for the device waits for).
  */
-static void md_readiness(struct doc *d, const struct run_data *r)
+static void put_readiness(struct doc *d, const struct run_data *r)
 {
 	if (!any_devnodes(r))
 		return;
-	md_heading(d, 2, "Readiness of disks and network interfaces");
+	put_heading(d, 2, "Readiness of disks and network interfaces");
 	doc__para(d);
 	doc__text(d, "The readiness gap: from the return of the module load that brought the "
 		  "driver of the device a disk or interface hangs off (or that device's probe end, "
@@ -990,16 +990,16 @@ static void md_readiness(struct doc *d, const struct run_data *r)
 	doc__text(d, "), how long systemd waited for it (median s; only a device some unit "
 		  "needs, such as the root disk of /etc/fstab, has a job there): where boot units "
 		  "waited on a probe.");
-	md_table(d, (const char *const[]){ "device", "kind", "made by the probe of", NULL });
-	md_mode_columns(d, r, (const char *const[]){ "", NULL });
+	put_table(d, (const char *const[]){ "device", "kind", "made by the probe of", NULL });
+	put_mode_columns(d, r, (const char *const[]){ "", NULL });
 	for (int i = 0; i < r->nr_modes; i++)
 		for (int k = 0; k < r->modes[i].nr_devnodes; k++) {
 			const struct devnode_stats *dn = &r->modes[i].devnodes[k];
 
 			if (*dn->driver && !devnode_seen_before(r, i, dn))
-				md_devnode_row(d, r, dn);
+				put_devnode_row(d, r, dn);
 		}
-	md_driverless_devnodes(d, r);
+	put_driverless_devnodes(d, r);
 }
 
 /* drivers.csv: every driver of every non-baseline mode against the baseline. */
@@ -1050,15 +1050,15 @@ static int write_drivers_csv(struct run_data *r, const char *dir)
 	return out_file__commit(&o, WHO);
 }
 
-static void md_efficiency(struct doc *d, struct run_data *r)
+static void put_efficiency(struct doc *d, struct run_data *r)
 {
 	struct mode_stats *base = run_data__baseline(r);
 
-	md_heading(d, 2, "Against the physical limit");
+	put_heading(d, 2, "Against the physical limit");
 	doc__para(d);
 	doc__text(d, "Probe phase divided by the longest single probe (1.0: perfectly parallel) "
 		  "and by the sum of all probes (1.0: perfectly serial).");
-	md_table(d, (const char *const[]){ "mode", "phase / longest probe (median)",
+	put_table(d, (const char *const[]){ "mode", "phase / longest probe (median)",
 			"phase / sum of probes (median)", NULL });
 	for (int i = 0; i < r->nr_modes; i++) {
 		doc__row(d);
@@ -1068,7 +1068,7 @@ static void md_efficiency(struct doc *d, struct run_data *r)
 	}
 	if (!base)
 		return;
-	md_heading(d, 2, "What if every probe were asynchronous?");
+	put_heading(d, 2, "What if every probe were asynchronous?");
 	doc__para(d);
 	doc__text(d, "Predicted from the ");
 	doc__name(d, base->name);
@@ -1076,7 +1076,7 @@ static void md_efficiency(struct doc *d, struct run_data *r)
 		  "critical path when all probes run in parallel).");
 	doc__table(d);
 	doc__cell(d);
-	md_cells(d, (const char *const[]){ "boot time, median (s)", "95 % CI", NULL });
+	put_cells(d, (const char *const[]){ "boot time, median (s)", "95 % CI", NULL });
 	doc__row(d);
 	doc__cellf(d, "predicted from ");
 	doc__name(d, base->name);
@@ -1095,9 +1095,9 @@ static void md_efficiency(struct doc *d, struct run_data *r)
 	}
 }
 
-static void md_orders(struct doc *d, struct run_data *r)
+static void put_orders(struct doc *d, struct run_data *r)
 {
-	md_heading(d, 2, "Probe order and device naming across boots");
+	put_heading(d, 2, "Probe order and device naming across boots");
 	for (int i = 0; i < r->nr_modes; i++) {
 		const struct mode_stats *m = &r->modes[i];
 
@@ -1132,7 +1132,7 @@ static int kills_unknown(const struct run_data *r)
 }
 
 /* What `bootprobe explain` says of boot @b, as a code block. */
-static void md_explain(struct doc *d, struct boot_data *b)
+static void put_explain(struct doc *d, struct boot_data *b)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -1144,11 +1144,11 @@ static void md_explain(struct doc *d, struct boot_data *b)
 	free(text);
 }
 
-static void md_kills(struct doc *d, struct run_data *r)
+static void put_kills(struct doc *d, struct run_data *r)
 {
 	int n = 0, unknown;
 
-	md_heading(d, 2, "Killed probes and drivers at risk");
+	put_heading(d, 2, "Killed probes and drivers at risk");
 	for (int i = 0; i < r->nr_boots; i++) {
 		struct boot_data *b = r->boots[i];
 		struct boot_metrics bm;
@@ -1158,7 +1158,7 @@ static void md_kills(struct doc *d, struct run_data *r)
 		if (!bm.kills && !bm.other_signals && !bm.failed_probes && !bm.udev_kills)
 			continue;
 		if (n++ < 10) {
-			md_explain(d, b);
+			put_explain(d, b);
 			continue;
 		}
 		cmd = xasprintf("bootprobe explain %s/boots/NAME", r->dir);
@@ -1182,7 +1182,7 @@ static void md_kills(struct doc *d, struct run_data *r)
 }
 
 /* Every boot whose collector lost events or ran without a program that counts. */
-static void md_losses(struct doc *d, struct run_data *r)
+static void put_losses(struct doc *d, struct run_data *r)
 {
 	int n = 0;
 
@@ -1194,12 +1194,12 @@ static void md_losses(struct doc *d, struct run_data *r)
 		if (!l.events && !l.kills && !l.probes && !l.kthreads)
 			continue;
 		if (!n++) {
-			md_heading(d, 2, "What the collector lost");
+			put_heading(d, 2, "What the collector lost");
 			doc__para(d);
 			doc__text(d, "Boots whose counts are lower bounds: events dropped (BPF ring "
 				  "buffer, writer), a stream without its trailer, or a program that "
 				  "was not attached.");
-			md_table(d, (const char *const[]){ "boot", "BPF drops", "writer drops",
+			put_table(d, (const char *const[]){ "boot", "BPF drops", "writer drops",
 					"trailer", "incomplete", NULL });
 		}
 		doc__row(d);
@@ -1212,11 +1212,11 @@ static void md_losses(struct doc *d, struct run_data *r)
 	}
 }
 
-static void md_warnings(struct doc *d, struct run_data *r)
+static void put_warnings(struct doc *d, struct run_data *r)
 {
 	if (!r->warnings.n)
 		return;
-	md_heading(d, 2, "Input problems (kept what could be used)");
+	put_heading(d, 2, "Input problems (kept what could be used)");
 	for (size_t i = 0; i < r->warnings.n && i < 40; i++) {
 		doc__item(d, 0);
 		doc__name(d, r->warnings.v[i]);
@@ -1228,18 +1228,18 @@ static void md_warnings(struct doc *d, struct run_data *r)
 }
 
 /* What each mode was: its kernel arguments, as the manifest recorded them. */
-static void md_settings(struct doc *d, const struct run_data *r)
+static void put_settings(struct doc *d, const struct run_data *r)
 {
 	if (!r->mode_names.n)
 		return;
-	md_heading(d, 2, "Modes");
+	put_heading(d, 2, "Modes");
 	if (r->time_scale > 0 && r->time_scale != 1) {
 		doc__para(d);
 		doc__text(d, "Guest times are scaled by %g: probe times, udev timeouts and grace "
 			  "windows below are %g times what the scenario states.", r->time_scale,
 			  r->time_scale);
 	}
-	md_table(d, (const char *const[]){ "mode", NULL });
+	put_table(d, (const char *const[]){ "mode", NULL });
 	doc__cellf(d, "kernel arguments of its first boot%s",
 		   r->baseline ? "; the baseline is marked" : "");
 	for (size_t i = 0; i < r->mode_names.n; i++) {
@@ -1265,15 +1265,15 @@ static void run_hosts(const struct run_data *r, struct strv *hosts)
  * hosts, and a difference between hosts shows here before it hides in a
  * mode's spread.  Per host: boots of each mode and their median boot time.
  */
-static void md_hosts(struct doc *d, const struct run_data *r)
+static void put_hosts(struct doc *d, const struct run_data *r)
 {
 	struct strv hosts = { 0 };
 	double *t = xcalloc(r->nr_boots ? r->nr_boots : 1, sizeof(*t));
 
 	run_hosts(r, &hosts);
 	if (hosts.n) {
-		md_heading(d, 2, "Hosts");
-		md_table(d, (const char *const[]){ "host", "mode", "boots",
+		put_heading(d, 2, "Hosts");
+		put_table(d, (const char *const[]){ "host", "mode", "boots",
 				"median boot time (s)", NULL });
 	}
 	for (size_t h = 0; h < hosts.n; h++) {
@@ -1306,19 +1306,19 @@ static void md_hosts(struct doc *d, const struct run_data *r)
 }
 
 /* Boots left out of every statistic, named early: every number is without them. */
-static void md_damaged(struct doc *d, const struct run_data *r)
+static void put_damaged(struct doc *d, const struct run_data *r)
 {
 	bool one = r->nr_damaged == 1;
 
 	if (!r->nr_damaged)
 		return;
-	md_heading(d, 2, "Damaged boots, left out");
+	put_heading(d, 2, "Damaged boots, left out");
 	doc__para(d);
 	doc__text(d, "%d boot%s left out of every statistic in this report: %s boot.json could "
 		  "not be read or %s event stream had records that had to be refused (their "
 		  "counts cannot be trusted).", r->nr_damaged, one ? " is" : "s are",
 		  one ? "its" : "their", one ? "its" : "their");
-	md_table(d, (const char *const[]){ "boot", "mode", "why", NULL });
+	put_table(d, (const char *const[]){ "boot", "mode", "why", NULL });
 	for (int i = 0; i < r->nr_damaged; i++) {
 		doc__row(d);
 		doc__cell_name(d, r->damaged[i].name);
@@ -1328,7 +1328,7 @@ static void md_damaged(struct doc *d, const struct run_data *r)
 }
 
 /* How many boots ran at once, and whether that is known not to bias them. */
-static void md_jobs(struct doc *d, const struct run_data *r)
+static void put_jobs(struct doc *d, const struct run_data *r)
 {
 	char jobs[32];
 
@@ -1356,7 +1356,7 @@ static void md_jobs(struct doc *d, const struct run_data *r)
  * drivers that changed and the devices lost, the charts, what was killed;
  * then the detail, from the modes' kernel arguments on.
  */
-static void write_md_body(struct doc *d, struct run_data *r, bool charts)
+static void write_body(struct doc *d, struct run_data *r, bool charts)
 {
 	struct mode_stats *base = run_data__baseline(r);
 	struct comparison *cmp = run_data__comparisons(r, base);
@@ -1364,7 +1364,7 @@ static void write_md_body(struct doc *d, struct run_data *r, bool charts)
 	doc__heading(d, 1);
 	doc__text(d, "bootprobe report: ");
 	doc__name(d, r->run_id);
-	md_headline(d, r);
+	put_headline(d, r);
 	doc__para(d);
 	doc__text(d, "%d boots in %d modes. ", r->nr_boots, r->nr_modes);
 	doc__bold(d, "Boot time");
@@ -1372,7 +1372,7 @@ static void write_md_body(struct doc *d, struct run_data *r, bool charts)
 		  "are shown next to it.%s", boot_time_sentence, any_phases(r) ? " On a boot that "
 		  "reaches systemd, systemd's own multi-user.target timestamp takes the place of "
 		  "udev's queue (udev runs under systemd there)." : "");
-	md_jobs(d, r);
+	put_jobs(d, r);
 	if (r->until_end) {
 		doc__para(d);
 		doc__text(d, "The run booted in rounds until a condition held (");
@@ -1381,29 +1381,29 @@ static void write_md_body(struct doc *d, struct run_data *r, bool charts)
 		doc__name(d, r->until_end);
 		doc__text(d, ".");
 	}
-	md_damaged(d, r);
-	md_answer(d, r, base, cmp);
-	md_drivers(d, r);
+	put_damaged(d, r);
+	put_answer(d, r, base, cmp);
+	put_drivers(d, r);
 	if (charts) {
-		md_heading(d, 2, "Charts");
+		put_heading(d, 2, "Charts");
 		for (int i = 0; chart_names[i]; i++) {
-			md_heading(d, 3, chart_titles[i]);
+			put_heading(d, 3, chart_titles[i]);
 			doc__chart(d, chart_names[i]);
 		}
 	}
-	md_kills(d, r);
+	put_kills(d, r);
 	doc__details(d);
-	md_settings(d, r);
-	md_hosts(d, r);
-	md_modes(d, r);
-	md_comparisons(d, r, base, cmp);
-	md_stages(d, r);
-	md_systemd(d, r);
-	md_readiness(d, r);
-	md_efficiency(d, r);
-	md_orders(d, r);
-	md_losses(d, r);
-	md_warnings(d, r);
+	put_settings(d, r);
+	put_hosts(d, r);
+	put_modes(d, r);
+	put_comparisons(d, r, base, cmp);
+	put_stages(d, r);
+	put_systemd(d, r);
+	put_readiness(d, r);
+	put_efficiency(d, r);
+	put_orders(d, r);
+	put_losses(d, r);
+	put_warnings(d, r);
 	free(cmp);
 }
 
@@ -1428,7 +1428,7 @@ int report__write(struct run_data *r, const struct report_opts *o)
 	if (o->charts && charts__write(r, dir))
 		err = -1;
 	d = doc__open(dir);
-	write_md_body(d, r, o->charts);
+	write_body(d, r, o->charts);
 	err |= doc__close(d, WHO);
 	err |= write_csv(r, dir);
 	err |= write_drivers_csv(r, dir);
