@@ -27,6 +27,13 @@ const volatile bool trace_sigchld = false;	/* SIGCHLD is boot noise */
 const volatile bool trace_all_exits = false;	/* clean thread exits too */
 /* The collector's own process (see signal_wants_stack()). */
 const volatile __u32 self_tgid = 0;
+/*
+ * Wake the collector only once this many bytes wait in the ring buffer (0:
+ * the kernel's own rule, a wake-up whenever it had caught up).  It reads
+ * the rest on its own every 100 ms: under a storm on one CPU, a wake-up
+ * per few records cost more than the records.
+ */
+const volatile __u64 wakeup_bytes = 0;
 
 /*
  * When user space had every program attached (boot ns; 0: not yet).  An
@@ -123,6 +130,15 @@ static __always_inline void *reserve(__u64 size, __u32 type)
 			__sync_fetch_and_add(&drops_by_type[type], 1);
 	}
 	return e;
+}
+
+/* bpf_ringbuf_submit()'s flags: wake the collector for a batch, not a record. */
+static __always_inline __u64 wakeup(void)
+{
+	if (!wakeup_bytes)
+		return 0;
+	return bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ?
+	       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
 }
 
 /* An event the boot-time trace reports: counted, not sent. */
@@ -290,7 +306,7 @@ int BPF_PROG(probe_enter, struct device *dev, struct device_driver *drv)
 	e->start_ns = now;
 	e->depth = c ? c->probe_depth - 1 : 0;
 	fill_probe(e, dev, drv, c);
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, wakeup());
 	return 0;
 }
 
@@ -320,7 +336,7 @@ int BPF_PROG(probe_exit, struct device *dev, struct device_driver *drv, int ret)
 	e->ret = ret;
 	e->depth = d;
 	fill_probe(e, dev, drv, c);
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, wakeup());
 	return 0;
 }
 
@@ -469,7 +485,7 @@ static __always_inline void kthread_emit(__u32 type, __u64 now, __u64 caller,
 					 c->probes[d & (PT_PROBE_DEPTH - 1)].device,
 					 sizeof(e->probe_device));
 	}
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, wakeup());
 }
 
 static __always_inline void kthread_start(__u64 caller, bool fatal, __u8 src)
@@ -698,7 +714,7 @@ int BPF_PROG(signal_generate, int sig, struct kernel_siginfo *info,
 		if (e->stack_sz > 0)
 			stack_print(e);
 	}
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, wakeup());
 	return 0;
 }
 
@@ -721,7 +737,7 @@ int BPF_PROG(signal_deliver, int sig, struct kernel_siginfo *info,
 	siginfo_read(info, &e->errno_, &e->code);
 	e->handler = (__u64)BPF_CORE_READ(ka, sa.sa_handler);
 	e->sa_flags = BPF_CORE_READ(ka, sa.sa_flags);
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, wakeup());
 	return 0;
 }
 
@@ -745,7 +761,7 @@ int BPF_PROG(process_exit, struct task_struct *p)
 	fill_hdr(&e->hdr, PT_EXIT, bpf_ktime_get_boot_ns());
 	e->exit_code = code;
 	e->leader = pid == tgid;
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, wakeup());
 	return 0;
 }
 
@@ -768,7 +784,7 @@ int BPF_PROG(init_exec, struct task_struct *p, pid_t old_pid,
 	fill_hdr(&e->hdr, PT_INIT_EXEC, bpf_ktime_get_boot_ns());
 	bpf_probe_read_kernel_str(e->filename, sizeof(e->filename),
 				  BPF_CORE_READ(bprm, filename));
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, wakeup());
 	return 0;
 }
 
@@ -815,7 +831,7 @@ static __always_inline void module_load_enter(__u32 syscall, int fd)
 					 sizeof(c->module_file));
 	}
 	if (e)
-		bpf_ringbuf_submit(e, 0);
+		bpf_ringbuf_submit(e, wakeup());
 }
 
 static __always_inline void module_load_exit(__u32 syscall, int fd, long ret)
@@ -838,7 +854,7 @@ static __always_inline void module_load_exit(__u32 syscall, int fd, long ret)
 			__builtin_memcpy(e->file, c->module_file,
 					 sizeof(e->file));
 		}
-		bpf_ringbuf_submit(e, 0);
+		bpf_ringbuf_submit(e, wakeup());
 	}
 	if (c) {
 		c->module_start = 0;
@@ -909,7 +925,7 @@ int BPF_PROG(do_init_module_exit, struct module *mod, int ret)
 			__builtin_memcpy(e->file, c->module_file,
 					 sizeof(e->file));
 		}
-		bpf_ringbuf_submit(e, 0);
+		bpf_ringbuf_submit(e, wakeup());
 	}
 	if (c)
 		c->module_init_start = 0;
@@ -975,7 +991,7 @@ int BPF_PROG(disk_added, struct device *parent, struct gendisk___pt *disk,
 		return 0;
 	bpf_probe_read_kernel_str(e->name, sizeof(e->name), disk->disk_name);
 	bound_ancestor(e, parent);
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, wakeup());
 	return 0;
 }
 
@@ -988,6 +1004,6 @@ int BPF_PROG(netdev_registered, struct net_device___pt *dev, int ret)
 		return 0;
 	bpf_probe_read_kernel_str(e->name, sizeof(e->name), dev->name);
 	bound_ancestor(e, BPF_CORE_READ(dev, dev.parent));
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, wakeup());
 	return 0;
 }

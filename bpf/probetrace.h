@@ -23,6 +23,7 @@
 #define PT_PROBE_DEPTH	4	/* nested really_probe() frames per thread */
 #define PT_NSIG		64	/* signals 1..64: signal_drops[sig - 1] */
 #define PT_RINGBUF_DEFAULT (16UL << 20)	/* bytes; probetrace --ringbuf-size */
+#define PT_WAKEUP_FRACTION 16	/* wake the collector once 1/16 of the ring waits */
 
 enum pt_type {
 	PT_PROBE_START = 1,	/* really_probe() entry */

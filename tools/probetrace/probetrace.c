@@ -509,6 +509,7 @@ static int collector__open(struct collector *c, const struct rejected *rej,
 	c->skel->rodata->trace_sigchld = env.sigchld;
 	c->skel->rodata->trace_all_exits = env.all_exits;
 	c->skel->rodata->self_tgid = getpid();
+	c->skel->rodata->wakeup_bytes = env.ringbuf_size / PT_WAKEUP_FRACTION;
 	err = bpf_map__set_max_entries(c->skel->maps.events, env.ringbuf_size);
 	if (err) {
 		fprintf(stderr, "probetrace: ring buffer 'events': size %lu: %s\n",
@@ -936,6 +937,9 @@ static void collector__run(struct collector *c)
 	while (!exiting) {
 		t = boot_ns();
 		err = ring_buffer__poll(c->rb, 100);
+		/* Woken for a batch or not, what waits is read (BPF_RB_NO_WAKEUP). */
+		if (err >= 0)
+			err = ring_buffer__consume(c->rb);
 		/* The BPF records before t are read: the trace's ends can go. */
 		boottrace__follow(&c->boot_open, &c->out, t);
 		/* What one round read goes out now: at most 100 ms late. */
