@@ -147,6 +147,7 @@ static void damaged_stream(void)
 	struct lines l = { 0 };
 	struct frame_stats st;
 	struct pt_frame huge = frame__header(PT_FRAME_SAMPLE, PT_FRAME_MAX + 1);
+	struct pt_frame long_one = frame__header(PT_FRAME_JSON, PT_FRAME_MAX);
 
 	bad.hdr.type = PT_TYPE_MAX + 7;
 	put_json(&s, header);
@@ -156,13 +157,15 @@ static void damaged_stream(void)
 	put_frame(&s, PT_FRAME_SAMPLE, &bad, sizeof(bad));	/* no such type */
 	put_json(&s, "{\"a\":1}\n{\"b\":2}");		/* two lines in one frame */
 	put(&s, &huge, sizeof(huge));			/* longer than a frame may be */
+	put(&s, &long_one, sizeof(long_one));		/* past the stream's end */
 	put_json(&s, trailer);
 	put_frame(&s, PT_FRAME_SAMPLE, &p, sizeof(p));
 	s.len -= 10;					/* the last frame cut */
 	CHECK(!frame__decode(s.buf, s.len, collect, &l, &st), "a damaged stream decodes");
 	CHECK(l.n == 3, "what is whole comes out: header, probe, trailer (%d lines)", l.n);
-	CHECK(st.skipped_bytes == 7 + sizeof(huge),
-	      "the bytes between frames are counted: 7 of garbage and a header too long "
+	CHECK(st.skipped_bytes == 7 + 2 * sizeof(huge),
+	      "the bytes between frames are counted: 7 of garbage, a header too long and "
+	      "one whose frame would run past the end, with the frames after it read "
 	      "(%llu)", (unsigned long long)st.skipped_bytes);
 	CHECK(st.refused == 3, "a short sample, an unknown type and a two-line JSON frame "
 	      "are refused (%llu)", (unsigned long long)st.refused);

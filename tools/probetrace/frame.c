@@ -58,6 +58,7 @@ int frame__decode(const void *buf, size_t len,
 		  struct frame_stats *st)
 {
 	const char *p = buf, *end = p + len;
+	const char *past = NULL;	/* a header whose frame runs past the end */
 	uint64_t *aligned = malloc(PT_FRAME_MAX);
 	struct pt_frame f;
 	bool ok;
@@ -67,13 +68,22 @@ int frame__decode(const void *buf, size_t len,
 		return -ENOMEM;
 	while ((size_t)(end - p) >= sizeof(f)) {
 		memcpy(&f, p, sizeof(f));
-		if (!frame__valid(&f)) {
-			st->skipped_bytes++;
+		if (!frame__valid(&f) || (size_t)(end - p) - sizeof(f) < f.len) {
+			/*
+			 * The last frame cut short, or damage that looks like a
+			 * header: look on for a whole frame after it.
+			 */
+			if (!past && frame__valid(&f))
+				past = p;
+			else if (!past)
+				st->skipped_bytes++;
 			p++;
 			continue;
 		}
-		if ((size_t)(end - p) - sizeof(f) < f.len)
-			break;
+		if (past) {
+			st->skipped_bytes += p - past;
+			past = NULL;
+		}
 		p += sizeof(f);
 		st->frames++;
 		if (f.kind == PT_FRAME_SAMPLE)
@@ -88,7 +98,7 @@ int frame__decode(const void *buf, size_t len,
 			st->json++;
 		p += f.len;
 	}
-	st->cut_bytes = end - p;
+	st->cut_bytes = end - (past ? past : p);
 	free(aligned);
 	return 0;
 }
