@@ -174,3 +174,6 @@ rc=$(worst_status "$tmp/bad2.bin")
 check "binary: a header frame then 4 KiB of random bytes: reported, no crash" test "$rc" -eq 2
 read_back "$tmp/bad2.bin" json
 check "binary: the reader says what it skipped" grep -q 'bytes between frames skipped' "$tmp/err"
+"$PROBETRACE" --binary --input "$tmp/good.bin" >/dev/null 2>"$tmp/err"
+check "binary: --binary with --input is a usage error, said in one line" \
+	test $? -eq 64 -a "$(wc -l <"$tmp/err")" -eq 1

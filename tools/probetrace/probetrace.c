@@ -110,10 +110,10 @@ static const char doc[] =
 "from boot, as JSON Lines (one record per line; docs/events.md).\n"
 "\n"
 "USAGE: probetrace [--output FILE] [--ready-file FILE] [--done-file FILE]\n"
-"                  [--table|--json]\n"
+"                  [--table|--json|--binary]\n"
 "                  [--duration SEC] [--no-boot-trace] [--sigchld]\n"
 "                  [--attach-dir DIR]\n"
-"       probetrace --input EVENTS.jsonl [--table|--json]\n"
+"       probetrace --input EVENTS.jsonl|EVENTS.port [--table|--json]\n"
 "       probetrace --read-boot-trace NS [--tracefs DIR]\n"
 "\n"
 "EXAMPLES:\n"
@@ -127,8 +127,13 @@ static const char doc[] =
 "                                  # on SIGTERM, also send the files in\n"
 "                                  # /run/bootprobe/attach (systemd-analyze\n"
 "                                  # output) before the trailer\n"
+"    probetrace --output /dev/vport0p1 --binary &\n"
+"                                  # the samples as they came, framed: the\n"
+"                                  # reader formats them (bootprobe run does)\n"
 "    probetrace --input events.jsonl\n"
 "                                  # read a recorded stream back as a table\n"
+"    probetrace --input events.port --json\n"
+"                                  # a binary stream back as JSON Lines\n"
 "    probetrace --read-boot-trace 4000000000 --tracefs copy/\n"
 "                                  # the records of a copy of tracefs (trace,\n"
 "                                  # trace_pipe, trace_clock) for a cutover\n"
@@ -1316,6 +1321,11 @@ int main(int argc, char **argv)
 	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
 	if (err)
 		return 1;
+	if (env.binary && (env.table == 1 || env.input)) {
+		fprintf(stderr, "probetrace: --binary writes frames for a reader: not with %s\n",
+			env.input ? "--input (which writes JSON Lines or a table)" : "--table");
+		return argp_err_exit_status;	/* a usage error, as argp_error()'s */
+	}
 	libbpf_set_print(libbpf_print_fn);
 	/*
 	 * json-c seeds its default string hash from /dev/urandom on the first
