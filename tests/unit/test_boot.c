@@ -202,6 +202,27 @@ static void odd_files(void)
 }
 
 /* Records validated one by one: types, one header, one trailer; a boot listed once. */
+/* An object field that is not one (a fuzzer's find: "target_state":0 aborted json-c). */
+static void mistyped_objects(void)
+{
+	struct boot_data *b = boot_data__new("t");
+
+	parse_text(b,
+		"{\"type\":\"header\",\"schema\":1}\n"
+		"{\"type\":\"signal_generate\",\"sig\":10,\"comm\":\"x\",\"target_state\":0}\n"
+		"{\"type\":\"signal_generate\",\"sig\":9,\"target\":[1]}\n"
+		"{\"type\":\"probe\",\"driver\":\"d\",\"device\":\"x\",\"start_ns\":1,"
+		"\"end_ns\":2,\"origin\":\"module_load\"}\n"
+		"{\"type\":\"trailer\",\"bpf_drops\":0}\n",
+		"ev");
+	CHECK(has_warning(b, "ev:2: field 'target_state' is int, want object") &&
+	      has_warning(b, "ev:3: field 'target' is array, want object") &&
+	      has_warning(b, "ev:4: field 'origin' is string, want object") &&
+	      b->nr_kills == 0 && b->nr_signals == 0 && b->nr_probes == 0,
+	      "a signal's target or state, a probe's origin, that is not an object: refused, no crash");
+	boot_data__free(b);
+}
+
 static void records(void)
 {
 	struct boot_data *b = boot_data__new("t");
@@ -462,6 +483,7 @@ int main(void)
 	udev_settings();
 	boot_settings();
 	odd_files();
+	mistyped_objects();
 	records();
 	huge_values();
 	lost_sum();

@@ -87,6 +87,10 @@ static const struct {
 	{ "type", json_type_string, 0, 0 }, { "driver", json_type_string, 0, 0 },
 	{ "device", json_type_string, 0, 0 }, { "comm", json_type_string, 0, 0 },
 	{ "name", json_type_string, 0, 0 }, { "kind", json_type_string, 0, 0 },
+	/* Objects the analysis reads into (an object is checked field by field). */
+	{ "target", json_type_object, 0, 0 }, { "target_state", json_type_object, 0, 0 },
+	{ "origin", json_type_object, 0, 0 }, { "module_load", json_type_object, 0, 0 },
+	{ "probe", json_type_object, 0, 0 }, { "kthread_create", json_type_object, 0, 0 },
 };
 
 static void say(struct events_reader *r, bool damage, const char *fmt, ...)

@@ -149,7 +149,8 @@ static bool signal_kept(struct json_object *r)
 {
 	struct json_object *s = jget(r, "target_state");
 
-	return jint(r, "sig", 0) == 9 || (s && json_object_object_length(s) > 0) ||
+	return jint(r, "sig", 0) == 9 ||
+	       (s && json_object_is_type(s, json_type_object) && json_object_object_length(s) > 0) ||
 	       strstr(jstr(r, "comm"), "udev");
 }
 
