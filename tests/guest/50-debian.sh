@@ -11,7 +11,8 @@ if [ ! -x "$BP" ] || [ ! -e build/debian/root.img ] || [ ! -e build/debian/image
 fi
 
 id=$(bp_run_id debian)
-bp_run "$id" --image debian --mode sync --boots 1 --timeout 400
+bp_run "$id" --image debian --mode sync --mode 'beside:bootprobe.collector=beside' \
+	--boots 1 --timeout 400
 b=$BP_RESULTS/$id/boots/sync-001
 ev=$b/events.jsonl
 release=$(jq -r .kernel_release build/debian/image.json)
@@ -79,3 +80,25 @@ check "debian: report.md has the section beside systemd-analyze" \
 	grep -q '^## Beside systemd-analyze' "$rep/report.md"
 check "debian: report.md has the readiness of disks and interfaces" \
 	grep -q '^## Readiness of disks and network interfaces' "$rep/report.md"
+
+# bootprobe.collector=beside: udev starts while the collector starts up as
+# SCHED_IDLE, the boot-time trace holds the probes until its programs are
+# attached, and local-bottom waits for the rest of the start-up before /dev,
+# /sys and /run move into the root.
+bb=$BP_RESULTS/$id/boots/beside-001
+evb=$bb/events.jsonl
+check "debian beside: the boot completes (ok)" test "$(boot_outcome "$bb")" = ok
+check "debian beside: the collector started up as SCHED_IDLE (idle_start)" \
+	test "$(jq -r 'select(.type == "header") | .idle_start' "$evb")" = true
+check "debian beside: local-bottom saw the collector ready before the hand-over" \
+	grep -Eq 'bootprobe: collector ready at [0-9.]+ s \(waited from [0-9.]+ s\)' "$bb/console.log"
+check "debian beside: the trailer is there and shows no drops" \
+	test "$(jq -r 'select(.type == "trailer") | "\(.bpf_drops) \(.events_dropped)"' "$evb")" = "0 0"
+check "debian beside: every probe span is reported once (boot-time trace, then BPF)" \
+	test "$(jq -s '[.[] | select(.type == "probe" and .start_ns != null) |
+		[.device, .driver, .start_ns]] | length == (unique | length)' "$evb")" = true
+early=$(jq -r --slurp '(.[] | select(.type == "header") | .attach_ns) as $a |
+	[.[] | select(.type == "probe" and .start_ns != null and .start_ns < $a)] | length' "$evb")
+drivers=$(jq -r 'select(.type == "probe" and .start_ns != null) | .driver' "$evb" | sort -u | wc -l)
+echo "# beside: $early probe spans began before the programs were attached; $drivers distinct drivers"
+check "debian beside: at least 30 distinct real drivers with probe spans ($drivers)" test "$drivers" -ge 30
