@@ -4,9 +4,10 @@
 # with bootprobe.collector=0 (the package stays installed, its init-top
 # script returns at once), and N times with bootprobe.collector=beside (udev
 # starts while the collector starts up; local-bottom waits for the rest).
-# The runner interleaves the modes, so host drift hits all alike.  Measures multi-user.target as systemd timestamps
-# it and QEMU's host wall time; prints one summary line with the ratios of
-# the medians (with / without, beside / without), which the README quotes.
+# The runner interleaves the modes, so host drift hits all alike.  Measures
+# multi-user.target as systemd timestamps it and QEMU's host wall time;
+# prints one summary line with the ratios of the medians (with / without,
+# beside / without), which the README quotes.
 #
 # usage: bench/debian-overhead.sh [N]   (default 5 boots each side)
 set -euo pipefail
