@@ -968,14 +968,22 @@ static __always_inline void bound_ancestor(struct pt_devnode *e,
 	}
 }
 
+/*
+ * A registration that returned before the cutover is the boot-time
+ * trace's (bootprobe/disk_added, netdev_added), as a probe's end is.
+ */
 static __always_inline struct pt_devnode *devnode_new(__u32 kind, int ret)
 {
-	struct pt_devnode *e = reserve(sizeof(*e), PT_DEVNODE);
+	__u64 now = bpf_ktime_get_boot_ns();
+	struct pt_devnode *e;
 
+	if (before_cutover(now))
+		return NULL;
+	e = reserve(sizeof(*e), PT_DEVNODE);
 	if (!e)
 		return NULL;
 	__builtin_memset(e, 0, sizeof(*e));
-	fill_hdr(&e->hdr, PT_DEVNODE, bpf_ktime_get_boot_ns());
+	fill_hdr(&e->hdr, PT_DEVNODE, now);
 	e->kind = kind;
 	e->ret = ret;
 	return e;

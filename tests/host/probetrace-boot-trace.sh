@@ -9,7 +9,10 @@
 #   - modprobe (pid 120) loading test_async_driver_probe from 3.0 s, the
 #     cutover at 4.0 s: an async probe on a kworker and a sync probe in
 #     modprobe begun before it; their ends, the init's and the syscall's
-#     return after it (trace_pipe).
+#     return after it (trace_pipe);
+#   - disks and interfaces registered: loop0 at an initcall (no driver),
+#     eth0 inside foo.0's probe, nvme0n1 from a kworker (its grandparent is
+#     the bound device), vda inside the sync probe across the cutover.
 # Each span must come out once, with its module-load origin (the async
 # probe's is the thread loading its driver's module, not the kworker),
 # the module loads as module_load records (pre-collector, or from the
@@ -40,19 +43,27 @@ cat >"$fs/trace" <<'TRACE'
        swapper/0-1       [000] .....     0.510000: probe_entry: (really_probe+0x0/0x3c0) drv="serial8250" dev="serial8250" owner=(fault)
        swapper/0-1       [000] .....     0.520000: probe_return: (__driver_probe_device+0x7e/0x140 <- really_probe) ret=0
        swapper/0-1       [000] .....     0.530000: initcall_finish: func=serial8250_init+0x0/0x1a0 ret=0
+       swapper/0-1       [000] .....     0.600000: disk_add: (device_add_disk+0x0/0x3a0) name="loop0" dev0=(fault) drv0=(fault) dev1=(fault) drv1=(fault)
+       swapper/0-1       [000] .....     0.610000: disk_added: (loop_add+0x2a1/0x3a0 <- device_add_disk) ret=0
         modprobe-100     [000] .....     1.000000: finit_module: (__x64_sys_finit_module+0x0/0xb0)
         modprobe-100     [000] .....     1.100000: module_load: foo
         modprobe-100     [000] .....     1.110000: initcall_start: func=foo_init+0x0/0x1000 [foo]
         modprobe-100     [000] .....     1.200000: probe_entry: (really_probe+0x0/0x3c0) drv="foo" dev="foo.0" owner="foo"
+        modprobe-100     [000] .....     1.250000: netdev_add: (netdev_register_kobject+0x0/0x150) name="eth0"
+        modprobe-100     [000] .....     1.260000: netdev_added: (register_netdev+0x1c/0x30 <- register_netdevice) ret=0
         modprobe-100     [000] .....     1.300000: probe_return: (__driver_probe_device+0x7e/0x140 <- really_probe) ret=0
         modprobe-100     [000] .....     1.400000: initcall_finish: func=foo_init+0x0/0x1000 [foo] ret=0
         modprobe-100     [000] .....     1.500000: finit_module_ret: (do_syscall_64+0x3d/0x90 <- __x64_sys_finit_module) ret=0
+    kworker/u2:1-31      [000] .....     2.000000: disk_add: (device_add_disk+0x0/0x3a0) name="nvme0n1" dev0="nvme0" drv0=(fault) dev1="0000:00:04.0" drv1="nvme"
+    kworker/u2:1-31      [000] .....     2.100000: disk_added: (nvme_alloc_ns+0x5b4/0x9a0 <- device_add_disk) ret=0
         modprobe-120     [000] .....     3.000000: finit_module: (__x64_sys_finit_module+0x0/0xb0)
         modprobe-120     [000] .....     3.100000: module_load: test_async_driver_probe
         modprobe-120     [000] .....     3.110000: initcall_start: func=test_async_probe_init+0x0/0x1000 [test_async_driver_probe]
     kworker/u2:0-30      [000] .....     3.300000: async_entry: (async_run_entry_fn+0x0/0x130)
     kworker/u2:0-30      [000] .....     3.310000: probe_entry: (really_probe+0x0/0x3c0) drv="test_async_driver" dev="test_async_driver.0" owner="test_async_driver_probe"
         modprobe-120     [000] .....     3.400000: probe_entry: (really_probe+0x0/0x3c0) drv="test_sync_driver" dev="test_sync_driver.0" owner="test_async_driver_probe"
+        modprobe-120     [000] .....     3.500000: disk_add: (device_add_disk+0x0/0x3a0) name="vda" dev0="virtio1" drv0="virtio_blk" dev1="0000:00:05.0" drv1="virtio-pci"
+        modprobe-120     [000] .....     5.000000: disk_added: (virtblk_probe+0x5e1/0x8f0 <- device_add_disk) ret=0
     kworker/u2:0-30      [000] .....     8.310000: probe_return: (__driver_probe_device+0x7e/0x140 <- really_probe) ret=0
     kworker/u2:0-30      [000] .....     8.320000: async_return: (process_one_work+0x1e5/0x3b0 <- async_run_entry_fn)
         modprobe-120     [000] .....     8.400000: probe_return: (__driver_probe_device+0x7e/0x140 <- really_probe) ret=0
@@ -118,9 +129,25 @@ jq_check "the starts open at the cutover are written once each (2 probes, 1 init
 	'([.[] | select(.type == "probe_start")] | length) == 2 and
 	 ([.[] | select(.type == "initcall_start")] | length) == 1'
 jq_check "no async or module span leaks out as a record of its own" \
-	'all(.[]; .type | IN("probe", "probe_start", "initcall", "initcall_start", "module_load", "module_load_start"))'
-stats_check "statistics: every followed span ended, none lost, 4 ends from trace_pipe" \
-	'.after_cutover | .open == 4 and .still_open == 0 and .lost == 0 and .ends_from_trace == 4'
+	'all(.[]; .type | IN("probe", "probe_start", "initcall", "initcall_start", "module_load",
+		"module_load_start", "devnode"))'
+# devnode NAME KIND TS DRIVER DEVICE: one record of it, as the collector's.
+devnode() {
+	jq_check "devnode $1: one $2 record at $3 ns, made by '$4' on '$5'" \
+		"[.[] | select(.type == \"devnode\" and .name == \"$1\")] | length == 1 and
+		 (.[0] | .kind == \"$2\" and .ts_ns == $3 and .ret == 0 and
+		  .bound_driver == \"$4\" and .bound_device == \"$5\")"
+}
+devnode loop0 block 610000000 "" ""
+devnode eth0 net 1260000000 foo foo.0
+devnode nvme0n1 block 2100000000 nvme 0000:00:04.0
+devnode vda block 5000000000 virtio_blk virtio1
+jq_check "the ones registered before the cutover are pre-collector, vda from trace_pipe" \
+	'[.[] | select(.type == "devnode") | {(.name): (if .pre_collector then "pre"
+		else .from end)}] | add == {"loop0": "pre", "eth0": "pre", "nvme0n1": "pre",
+		"vda": "boot_trace"}'
+stats_check "statistics: every followed span ended, none lost, 5 ends from trace_pipe" \
+	'.after_cutover | .open == 5 and .still_open == 0 and .lost == 0 and .ends_from_trace == 5'
 stats_check "statistics: 2 bootprobe kprobe misses read from kprobe_profile (not the other group's 7)" \
 	'.kprobe_missed == 2 and .unparsed == 0 and .clock == "boot"'
 

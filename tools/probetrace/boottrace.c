@@ -87,6 +87,39 @@ static const struct boottrace_span *span_of(const struct boottrace_span *spans,
 	return NULL;
 }
 
+/* A driver or device name the kprobe read, "" for "(fault)" (none). */
+static bool fetched(const char *rest, const char *key, char *buf, size_t len)
+{
+	field(rest, key, buf, len);
+	if (buf[0] == '(')
+		buf[0] = '\0';
+	return buf[0];
+}
+
+/*
+ * The device whose probe made a disk or interface: a disk's parent or
+ * grandparent bound to a driver (read at entry), an interface's the probe
+ * running on its thread.
+ */
+static void devnode_bound(const struct boottrace *bt, struct boottrace_span *p,
+			  const char *rest)
+{
+	const struct boottrace_span *probe;
+
+	if (p->kind == BT_DISK) {
+		if (fetched(rest, "drv0=", p->driver, sizeof(p->driver)))
+			fetched(rest, "dev0=", p->device, sizeof(p->device));
+		else if (fetched(rest, "drv1=", p->driver, sizeof(p->driver)))
+			fetched(rest, "dev1=", p->device, sizeof(p->device));
+		return;
+	}
+	probe = span_of(bt->pending, bt->npending - 1, BT_PROBE, p->pid);
+	if (probe) {
+		snprintf(p->driver, sizeof(p->driver), "%s", probe->name);
+		snprintf(p->device, sizeof(p->device), "%s", probe->device);
+	}
+}
+
 static void boottrace__push(struct boottrace *bt, enum boottrace_kind kind,
 			    const struct traceline *t)
 {
@@ -118,6 +151,9 @@ static void boottrace__push(struct boottrace *bt, enum boottrace_kind kind,
 	} else if (kind == BT_MODULE) {
 		snprintf(p->syscall, sizeof(p->syscall), "%.*s",
 			 (int)sizeof(p->syscall) - 1, t->event);
+	} else if (kind == BT_DISK || kind == BT_NETDEV) {
+		field(t->rest, "name=", p->name, sizeof(p->name));
+		devnode_bound(bt, p, t->rest);
 	}
 }
 
@@ -185,6 +221,39 @@ static json_object *span_json(const char *type, const struct boottrace_span *p,
 		json_object_object_add(o, "async", json_object_new_boolean(p->async));
 	}
 	return o;
+}
+
+/*
+ * The devnode record of a disk or interface registered at @end_ns, as the
+ * collector's (docs/events.md); one the trace ended after the cutover
+ * says so ("from": "boot_trace").
+ */
+static json_object *devnode_json(const struct boottrace_span *p, uint64_t end_ns,
+				 long ret, const char *clock, bool pre)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "type", json_object_new_string("devnode"));
+	json_object_object_add(o, "ts_ns", json_object_new_int64(end_ns));
+	if (pre)
+		json_object_object_add(o, "pre_collector", json_object_new_boolean(1));
+	else
+		json_object_object_add(o, "from", json_object_new_string("boot_trace"));
+	json_object_object_add(o, "clock", json_object_new_string(clock));
+	json_object_object_add(o, "pid", json_object_new_int64(p->pid));
+	json_object_object_add(o, "comm", json_str_n(p->comm, sizeof(p->comm)));
+	json_object_object_add(o, "kind", json_object_new_string(
+		p->kind == BT_NETDEV ? "net" : "block"));
+	json_object_object_add(o, "name", json_str_n(p->name, sizeof(p->name)));
+	json_object_object_add(o, "ret", json_object_new_int64(ret));
+	json_object_object_add(o, "bound_driver", json_str_n(p->driver, sizeof(p->driver)));
+	json_object_object_add(o, "bound_device", json_str_n(p->device, sizeof(p->device)));
+	return o;
+}
+
+static bool is_devnode(enum boottrace_kind kind)
+{
+	return kind == BT_DISK || kind == BT_NETDEV;
 }
 
 /* The load of module @name running at @ts_ns in @spans, if any. */
@@ -309,6 +378,11 @@ static void boottrace__end(struct boottrace *bt, enum boottrace_kind kind,
 	}
 	if (kind == BT_ASYNC || (kind == BT_MODULE && !p.syscall[0]))
 		return;
+	if (is_devnode(kind)) {
+		boottrace__write(bt, devnode_json(&p, t->ts_ns, field_long(t->rest, "ret="),
+						  bt->st->clock, true));
+		return;
+	}
 	o = span_json(record_type(kind), &p, t->ts_ns, bt->st->clock, true);
 	add_ret(o, kind, field_long(t->rest, "ret="));
 	if (kind == BT_PROBE)
@@ -457,6 +531,14 @@ static void boottrace__line(struct boottrace *bt, char *line)
 		boottrace__push(bt, BT_ASYNC, &t);
 	else if (!strcmp(t.event, "async_return"))
 		boottrace__end(bt, BT_ASYNC, &t);
+	else if (!strcmp(t.event, "disk_add"))
+		boottrace__push(bt, BT_DISK, &t);
+	else if (!strcmp(t.event, "disk_added"))
+		boottrace__end(bt, BT_DISK, &t);
+	else if (!strcmp(t.event, "netdev_add"))
+		boottrace__push(bt, BT_NETDEV, &t);
+	else if (!strcmp(t.event, "netdev_added"))
+		boottrace__end(bt, BT_NETDEV, &t);
 	else if (!strcmp(t.event, "module_load"))
 		boottrace__module_load(bt, &t);
 	else if (!strcmp(t.event, "kthread_create_start"))
@@ -502,7 +584,8 @@ static void boottrace__flush_pending(struct boottrace *bt)
 		const struct boottrace_span *p = &bt->pending[i];
 
 		boottrace__keep_open(bt, p);
-		if (p->kind == BT_ASYNC || (p->kind == BT_MODULE && !p->syscall[0]))
+		if (p->kind == BT_ASYNC || is_devnode(p->kind) ||
+		    (p->kind == BT_MODULE && !p->syscall[0]))
 			continue;
 		o = span_json(start_type[p->kind], p, 0, bt->st->clock, true);
 		if (p->kind == BT_PROBE)
@@ -565,10 +648,12 @@ static const char *const start_events[] = {
 	"module/module_load", "bootprobe/probe_entry",
 	"bootprobe/finit_module", "bootprobe/init_module",
 	"bootprobe/async_entry", "bootprobe/async_return",
+	"bootprobe/disk_add", "bootprobe/netdev_add",
 };
 static const char *const end_events[] = {
 	"initcall/initcall_finish", "bootprobe/probe_return",
 	"bootprobe/finit_module_ret", "bootprobe/init_module_ret",
+	"bootprobe/disk_added", "bootprobe/netdev_added",
 };
 
 /* Write @value to tracefs/@rel (absent files are fine: older kernels). */
@@ -727,6 +812,13 @@ static int open__end(struct boottrace_open *op, struct output *out,
 		return 0;
 	p->end_ns = ev->ts_ns;
 	p->end_from_trace = true;
+	if (is_devnode(ev->kind)) {
+		o = devnode_json(p, ev->ts_ns, ev->ret, "boot", false);
+		output__write(out, o);
+		json_object_put(o);
+		op->ends_from_trace++;
+		return 1;
+	}
 	o = span_json(record_type(ev->kind), p, ev->ts_ns, "boot", false);
 	add_ret(o, ev->kind, ev->ret);
 	if (ev->kind == BT_PROBE) {
@@ -751,6 +843,10 @@ static int end_kind(const char *event)
 		return BT_INITCALL;
 	if (!strcmp(event, "finit_module_ret") || !strcmp(event, "init_module_ret"))
 		return BT_MODULE;
+	if (!strcmp(event, "disk_added"))
+		return BT_DISK;
+	if (!strcmp(event, "netdev_added"))
+		return BT_NETDEV;
 	return -1;
 }
 
@@ -879,22 +975,39 @@ enum boottrace_end boottrace_open__end(struct boottrace_open *op, int pid,
 	return end;
 }
 
+/* The last span of @kind on @pid open at the cutover, ended or not. */
+static struct boottrace_span *open__last(struct boottrace_open *op,
+					 enum boottrace_kind kind, int pid)
+{
+	int i;
+
+	for (i = op ? op->n - 1 : -1; i >= 0; i--)
+		if (op->span[i].kind == kind && op->span[i].pid == pid &&
+		    (kind != BT_MODULE || op->span[i].syscall[0]))
+			return &op->span[i];
+	return NULL;
+}
+
 enum boottrace_end boottrace_open__end_module(struct boottrace_open *op,
 					      int pid, uint64_t end_ns,
 					      const struct boottrace_span **span)
 {
-	struct boottrace_span *p = NULL;
-	int i;
+	struct boottrace_span *p = open__last(op, BT_MODULE, pid);
 
-	for (i = op ? op->n - 1 : -1; i >= 0; i--)
-		if (op->span[i].kind == BT_MODULE && op->span[i].pid == pid &&
-		    op->span[i].syscall[0]) {
-			p = &op->span[i];
-			break;
-		}
 	if (!p)
 		return BT_NOT_OPEN;
 	*span = p;
+	return open__end_once(op, p, end_ns);
+}
+
+enum boottrace_end boottrace_open__end_devnode(struct boottrace_open *op,
+					       enum boottrace_kind kind, int pid,
+					       const char *name, uint64_t end_ns)
+{
+	struct boottrace_span *p = open__last(op, kind, pid);
+
+	if (!p || strcmp(p->name, name))
+		return BT_NOT_OPEN;
 	return open__end_once(op, p, end_ns);
 }
 

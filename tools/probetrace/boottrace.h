@@ -24,7 +24,17 @@
  * return (x86-64 wrappers, as the BPF side); a probe runs asynchronously
  * inside async_run_entry_fn().  Return probes may be pending on many
  * threads at once (udevd's workers, async kworkers): 64 instances each,
- * and the misses are read back from kprobe_profile.
+ * and the misses are read back from kprobe_profile.  A disk or network
+ * interface appears when device_add_disk(parent, disk, groups) or
+ * register_netdevice(dev) returns.  A disk's name is read at entry
+ * (disk_name follows three ints in struct gendisk), an interface's once
+ * register_netdevice() has made "eth%d" a name, when it calls
+ * netdev_register_kobject(dev) (name is struct net_device's first field);
+ * each is paired with the return on the same thread.  A disk's parent
+ * and grandparent (struct device: parent at +64, driver at +104, after a
+ * 64-byte kobject) and their drivers name the probe that made it, as the
+ * BPF side's ancestor walk does; an interface's is the probe its thread
+ * runs.
  */
 #define PT_BOOT_ARGS \
 	"trace_event=initcall:initcall_start,initcall:initcall_finish," \
@@ -39,7 +49,13 @@
 	"p:bootprobe/init_module,__x64_sys_init_module;" \
 	"r64:bootprobe/init_module_ret,__x64_sys_init_module,ret=$retval:s64;" \
 	"p:bootprobe/async_entry,async_run_entry_fn;" \
-	"r64:bootprobe/async_return,async_run_entry_fn " \
+	"r64:bootprobe/async_return,async_run_entry_fn;" \
+	"p:bootprobe/disk_add,device_add_disk,name=+12(%si):string," \
+	"dev0=+0(+0(%di)):string,drv0=+0(+0(+104(%di))):string," \
+	"dev1=+0(+0(+64(%di))):string,drv1=+0(+0(+104(+64(%di)))):string;" \
+	"r64:bootprobe/disk_added,device_add_disk,ret=$retval:s32;" \
+	"p:bootprobe/netdev_add,netdev_register_kobject,name=+0(%di):string;" \
+	"r64:bootprobe/netdev_added,register_netdevice,ret=$retval:s32 " \
 	"trace_clock=boot"
 
 struct output;
@@ -63,9 +79,10 @@ struct boottrace_stats {
  * BT_MODULE: a module load, from its syscall's entry to its return (name
  * from module:module_load), or without the syscall events from
  * module:module_load to the end of the module's init.  BT_ASYNC: an async
- * function running (only to tell an async probe).
+ * function running (only to tell an async probe).  BT_DISK, BT_NETDEV: a
+ * disk or network interface being registered (a devnode record at the end).
  */
-enum boottrace_kind { BT_INITCALL, BT_PROBE, BT_MODULE, BT_ASYNC };
+enum boottrace_kind { BT_INITCALL, BT_PROBE, BT_MODULE, BT_ASYNC, BT_DISK, BT_NETDEV };
 
 /* A span the boot-time trace saw start and not end before the cutover. */
 struct boottrace_span {
@@ -76,8 +93,11 @@ struct boottrace_span {
 	bool end_from_trace;	/* its record was written from the trace */
 	bool async;		/* probe: inside an async function */
 	char comm[32];
-	char name[64];		/* initcall function, driver or module */
-	char device[32];
+	char name[64];		/* initcall function, driver, module, disk
+				 * or interface */
+	char device[32];	/* probe: its device; devnode: the device
+				 * bound to driver below ("" if none) */
+	char driver[32];	/* devnode: the driver that made it */
 	char module[32];	/* initcall: the module whose init it is;
 				 * probe: the driver's owner ("" built in) */
 	char syscall[16];	/* module: "finit_module", "init_module", or
@@ -171,6 +191,14 @@ bool boottrace_open__state(const struct boottrace_open *open, int pid,
 enum boottrace_end boottrace_open__end_module(struct boottrace_open *open,
 					      int pid, uint64_t end_ns,
 					      const struct boottrace_span **span);
+
+/*
+ * A BPF devnode record (@kind BT_DISK or BT_NETDEV) of @name on @pid at
+ * @end_ns: ends that registration if it was open at the cutover.
+ */
+enum boottrace_end boottrace_open__end_devnode(struct boottrace_open *open,
+					       enum boottrace_kind kind, int pid,
+					       const char *name, uint64_t end_ns);
 
 /*
  * Into a probe's @origin whose kind the collector could not tell: the

@@ -748,6 +748,7 @@ static bool collector__sample_as_is(const struct collector *c, const void *data,
 		return size >= sizeof(struct pt_probe) && !c->boot_open.n &&
 		       ((const struct pt_probe *)data)->origin.kind != PT_ORIGIN_INITCALL;
 	case PT_MODULE_LOAD:
+	case PT_DEVNODE:
 		return !c->boot_open.n;
 	case PT_SIGNAL_GENERATE:
 		return size >= PT_SIGNAL_SHORT &&
@@ -774,6 +775,27 @@ static void collector__write_sample(struct collector *c, const void *data, size_
 	}
 }
 
+/*
+ * A disk or interface whose registration began before the cutover: the
+ * trace may have written it already (fexit sees only the calls that
+ * entered after the trampoline).
+ */
+static json_object *devnode_from_event(struct collector *c, const void *data,
+				       size_t size, bool *duplicate)
+{
+	const struct pt_devnode *e = data;
+	char name[sizeof(e->name) + 1];
+
+	snprintf(name, sizeof(name), "%.*s", (int)sizeof(e->name), e->name);
+	if (boottrace_open__end_devnode(&c->boot_open,
+					e->kind == PT_DEVNODE_NET ? BT_NETDEV : BT_DISK,
+					e->hdr.pid, name, e->hdr.ts_ns) == BT_DUPLICATE) {
+		*duplicate = true;
+		return NULL;
+	}
+	return record__from_event(data, size, &c->sym);
+}
+
 static int handle_event(void *ctx, void *data, size_t size)
 {
 	const struct pt_hdr *h = data;
@@ -792,6 +814,8 @@ static int handle_event(void *ctx, void *data, size_t size)
 		rec = signal_from_event(c, data, size);
 	else if (size >= sizeof(struct pt_module) && h->type == PT_MODULE_LOAD)
 		rec = module_from_event(c, data, size, &duplicate);
+	else if (size >= sizeof(struct pt_devnode) && h->type == PT_DEVNODE)
+		rec = devnode_from_event(c, data, size, &duplicate);
 	else
 		rec = record__from_event(data, size, &c->sym);
 	if (duplicate)
