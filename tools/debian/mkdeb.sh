@@ -24,6 +24,8 @@ install -D -m 0755 "$src/hook" "$pkg/usr/share/initramfs-tools/hooks/bootprobe"
 install -D -m 0755 "$src/init-top" "$pkg/usr/share/initramfs-tools/scripts/init-top/bootprobe"
 install -D -m 0644 "$src/wait" "$pkg/usr/share/initramfs-tools/scripts/bootprobe-wait"
 install -D -m 0755 "$src/local-bottom" "$pkg/usr/share/initramfs-tools/scripts/local-bottom/bootprobe"
+# A root on NFS runs nfs-bottom instead: the same wait.
+install -D -m 0755 "$src/local-bottom" "$pkg/usr/share/initramfs-tools/scripts/nfs-bottom/bootprobe"
 install -D -m 0755 "$src/init-bottom" "$pkg/usr/share/initramfs-tools/scripts/init-bottom/bootprobe"
 install -D -m 0755 "$src/finish" "$pkg/usr/lib/bootprobe/finish"
 install -D -m 0644 "$src/bootprobe-finish.service" "$pkg/lib/systemd/system/bootprobe-finish.service"
