@@ -382,6 +382,42 @@ static void far_init_start(void)
 	}
 }
 
+/*
+ * A probe the boot-time trace recorded after /init (udev's, while the
+ * collector started up beside the boot) is in user space like a BPF one;
+ * not one before /init, nor one on another trace clock (its times are not
+ * the boot's).
+ */
+static void pre_collector_probes(void)
+{
+	static const struct {
+		const char *fields;
+		bool in_user_space;
+	} cases[] = {
+		{ "\"pre_collector\":true,\"clock\":\"boot\",\"start_ns\":3000000000", true },
+		{ "\"pre_collector\":true,\"clock\":\"boot\",\"start_ns\":1000000000", false },
+		{ "\"pre_collector\":true,\"clock\":\"local\",\"start_ns\":3000000000", false },
+		{ "\"start_ns\":3000000000", true },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct boot_data *b = boot_data__new("t");
+		char *line = xasprintf("{\"type\":\"probe\",\"driver\":\"virtio_blk\","
+				       "\"device\":\"virtio1\",%s,\"end_ns\":4000000000}\n",
+				       cases[i].fields);
+
+		boot_data__parse_console(b, "[    2.000000] bootprobe: init start at 2.00 s\n",
+					 "console.log");
+		parse_text(b, line, "ev");
+		CHECK(b->nr_probes == 1 &&
+		      probe_span__in_user_space(b, &b->probes[0]) == cases[i].in_user_space,
+		      "a probe with %s, /init at 2 s, is %sin user space", cases[i].fields,
+		      cases[i].in_user_space ? "" : "not ");
+		boot_data__free(b);
+		free(line);
+	}
+}
+
 /* A boot folder of @cmdline and @console; NULL if it does not load. */
 /* A boot folder of boot.json (@cmdline, and @extra fields) and @console, loaded. */
 static struct boot_data *boot_of(const char *name, const char *cmdline, const char *extra,
@@ -489,6 +525,7 @@ int main(void)
 	huge_values();
 	lost_sum();
 	far_init_start();
+	pre_collector_probes();
 	{
 		char *cmd = xasprintf("rm -rf '%s'", tmpdir);
 

@@ -74,6 +74,7 @@ static void add_probe(struct boot_data *b, struct json_object *r)
 	p->ret = (int)jint(r, "probe_error", jint(r, "ret", 0));
 	p->async = jbool(r, "async");
 	p->pre_collector = jbool(r, "pre_collector");
+	p->other_clock = p->pre_collector && strcmp(jstr(r, "clock"), "boot");
 	p->end_ns = jint(r, "end_ns", jint(r, "ts_ns", 0));
 	p->start_ns = jint(r, "start_ns", UNKNOWN_NS);
 }
@@ -702,9 +703,13 @@ void boot_data__free(struct boot_data *b)
 	free(b);
 }
 
+/*
+ * A probe from /init on, whoever recorded it: the boot-time trace records
+ * udev's probes too while the collector starts up beside the boot.
+ */
 bool probe_span__in_user_space(const struct boot_data *b, const struct probe_span *p)
 {
-	if (p->pre_collector || p->start_ns == UNKNOWN_NS)
+	if (p->other_clock || p->start_ns == UNKNOWN_NS)
 		return false;
 	/* In doubles: /init's start comes from the console, and may be any. */
 	return isnan(b->init_start_s) || p->start_ns >= trunc(b->init_start_s * 1e9) - 1e6;

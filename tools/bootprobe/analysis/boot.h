@@ -21,6 +21,7 @@ struct probe_span {
 	char comm[NAME_LEN], origin[NAME_LEN], origin_module[NAME_LEN];
 	int pid, origin_pid, ret;
 	bool async, pre_collector;
+	bool other_clock;	/* from a boot-time trace on another clock than "boot" */
 	int64_t start_ns, end_ns;	/* start UNKNOWN_NS if it began before the collector */
 };
 
