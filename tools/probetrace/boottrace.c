@@ -87,6 +87,11 @@ static const struct boottrace_span *span_of(const struct boottrace_span *spans,
 	return NULL;
 }
 
+static bool is_devnode(enum boottrace_kind kind)
+{
+	return kind == BT_DISK || kind == BT_NETDEV;
+}
+
 /* A driver or device name the kprobe read, "" for "(fault)" (none). */
 static bool fetched(const char *rest, const char *key, char *buf, size_t len)
 {
@@ -115,7 +120,8 @@ static void devnode_bound(const struct boottrace *bt, struct boottrace_span *p,
 	}
 	probe = span_of(bt->pending, bt->npending - 1, BT_PROBE, p->pid);
 	if (probe) {
-		snprintf(p->driver, sizeof(p->driver), "%s", probe->name);
+		snprintf(p->driver, sizeof(p->driver), "%.*s",
+			 (int)sizeof(p->driver) - 1, probe->name);
 		snprintf(p->device, sizeof(p->device), "%s", probe->device);
 	}
 }
@@ -141,9 +147,7 @@ static void boottrace__push(struct boottrace *bt, enum boottrace_kind kind,
 	} else if (kind == BT_PROBE) {
 		field(t->rest, "drv=", p->name, sizeof(p->name));
 		field(t->rest, "dev=", p->device, sizeof(p->device));
-		field(t->rest, "owner=", p->module, sizeof(p->module));
-		if (p->module[0] == '(')	/* "(fault)": no owner, built in */
-			p->module[0] = '\0';
+		fetched(t->rest, "owner=", p->module, sizeof(p->module));	/* "" built in */
 		p->async = span_of(bt->pending, bt->npending - 1, BT_ASYNC,
 				   t->pid) != NULL;
 	} else if (kind == BT_MODULE && !strcmp(t->event, "module_load")) {
@@ -151,7 +155,7 @@ static void boottrace__push(struct boottrace *bt, enum boottrace_kind kind,
 	} else if (kind == BT_MODULE) {
 		snprintf(p->syscall, sizeof(p->syscall), "%.*s",
 			 (int)sizeof(p->syscall) - 1, t->event);
-	} else if (kind == BT_DISK || kind == BT_NETDEV) {
+	} else if (is_devnode(kind)) {
 		field(t->rest, "name=", p->name, sizeof(p->name));
 		devnode_bound(bt, p, t->rest);
 	}
@@ -232,6 +236,14 @@ static json_object *devnode_json(const struct boottrace_span *p, uint64_t end_ns
 				 long ret, const char *clock, bool pre)
 {
 	json_object *o = json_object_new_object();
+	struct pt_devnode e = {
+		.kind = p->kind == BT_NETDEV ? PT_DEVNODE_NET : PT_DEVNODE_BLOCK,
+		.ret = (int)ret,
+	};
+
+	snprintf(e.name, sizeof(e.name), "%.*s", (int)sizeof(e.name) - 1, p->name);
+	snprintf(e.bound_driver, sizeof(e.bound_driver), "%s", p->driver);
+	snprintf(e.bound_device, sizeof(e.bound_device), "%s", p->device);
 
 	json_object_object_add(o, "type", json_object_new_string("devnode"));
 	json_object_object_add(o, "ts_ns", json_object_new_int64(end_ns));
@@ -242,18 +254,8 @@ static json_object *devnode_json(const struct boottrace_span *p, uint64_t end_ns
 	json_object_object_add(o, "clock", json_object_new_string(clock));
 	json_object_object_add(o, "pid", json_object_new_int64(p->pid));
 	json_object_object_add(o, "comm", json_str_n(p->comm, sizeof(p->comm)));
-	json_object_object_add(o, "kind", json_object_new_string(
-		p->kind == BT_NETDEV ? "net" : "block"));
-	json_object_object_add(o, "name", json_str_n(p->name, sizeof(p->name)));
-	json_object_object_add(o, "ret", json_object_new_int64(ret));
-	json_object_object_add(o, "bound_driver", json_str_n(p->driver, sizeof(p->driver)));
-	json_object_object_add(o, "bound_device", json_str_n(p->device, sizeof(p->device)));
+	record__add_devnode(o, &e);
 	return o;
-}
-
-static bool is_devnode(enum boottrace_kind kind)
-{
-	return kind == BT_DISK || kind == BT_NETDEV;
 }
 
 /* The load of module @name running at @ts_ns in @spans, if any. */

@@ -483,15 +483,20 @@ static json_object *init_exec__json(const struct pt_init_exec *e)
 	return o;
 }
 
-static json_object *devnode__json(const struct pt_devnode *e)
+void record__add_devnode(json_object *o, const struct pt_devnode *e)
 {
-	json_object *o = record__new(&e->hdr);
-
 	add(o, "kind", json_object_new_string(e->kind == PT_DEVNODE_NET ? "net" : "block"));
 	add_str(o, "name", e->name);
 	add_int(o, "ret", e->ret);
 	add_str(o, "bound_driver", e->bound_driver);
 	add_str(o, "bound_device", e->bound_device);
+}
+
+static json_object *devnode__json(const struct pt_devnode *e)
+{
+	json_object *o = record__new(&e->hdr);
+
+	record__add_devnode(o, e);
 	return o;
 }
 

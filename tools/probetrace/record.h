@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <json-c/json.h>
 
+struct pt_devnode;
+
 #define PT_SCHEMA_VERSION 1
 
 struct ksyms;
@@ -32,6 +34,11 @@ struct symbolizer {
  */
 json_object *record__from_event(const void *data, size_t size,
 				struct symbolizer *sym);
+/*
+ * Into @o: a devnode's own fields (kind, name, ret, bound_driver,
+ * bound_device), for a record of the boot-time trace as for a sample's.
+ */
+void record__add_devnode(json_object *o, const struct pt_devnode *e);
 /* The record type name of enum pt_type, NULL if unknown. */
 const char *record__type_name(uint32_t type);
 
