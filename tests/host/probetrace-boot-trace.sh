@@ -160,6 +160,26 @@ stats_check "a load whose return never comes is counted still open" \
 jq_check "and has no module_load record, only its start" \
 	'[.[] | select(.type == "module_load" and .name == "test_async_driver_probe")] | length == 0'
 
+# 80 disks registering at once (async probes on 80 kworkers), all before
+# the cutover: every start is kept until its end (64 were, once).
+{
+	echo '# tracer: nop'
+	for i in $(seq 1 80); do
+		printf '    kworker/u2:%d-%d [000] .....     2.%06d: disk_add: (device_add_disk+0x0/0x3a0) name="sd%d" dev0="0:0:%d:0" drv0="sd" dev1=(fault) drv1=(fault)\n' \
+			"$i" $((1000 + i)) "$i" "$i" "$i"
+	done
+	for i in $(seq 1 80); do
+		printf '    kworker/u2:%d-%d [000] .....     3.%06d: disk_added: (sd_probe+0x3a1/0x4c0 <- device_add_disk) ret=0\n' \
+			"$i" $((1000 + i)) "$i"
+	done
+} >"$fs/trace"
+: >"$fs/trace_pipe"
+"$PROBETRACE" --read-boot-trace 4000000000 --tracefs "$fs" --json >"$out" 2>"$tmp/stats"
+stats=$(tail -1 "$tmp/stats")
+jq_check "80 disks registering at once: 80 devnode records, each made by sd" \
+	'[.[] | select(.type == "devnode" and .bound_driver == "sd")] | length == 80'
+stats_check "and no start dropped or unmatched" '.starts_dropped == 0 and .unmatched == 0'
+
 for bad in -1 0 12x ''; do
 	"$PROBETRACE" --read-boot-trace "$bad" --tracefs "$fs" >/dev/null 2>"$tmp/err"
 	st=$?

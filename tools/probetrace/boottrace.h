@@ -68,12 +68,13 @@ struct boottrace_stats {
 	uint64_t skipped_late;	/* events after the collector attached */
 	uint64_t unparsed;	/* event lines of an unknown shape */
 	uint64_t unmatched;	/* starts without an end (emitted as starts) */
+	uint64_t starts_dropped;	/* starts not kept: too many open at once */
 	uint64_t lost;		/* entries overwritten in the trace buffer */
 	uint64_t sigchld_filtered;	/* SIGCHLD left out (see sigchld) */
 	int err;		/* -errno reading the trace, 0 if read */
 };
 
-#define BOOTTRACE_MAX_OPEN 64
+#define BOOTTRACE_MAX_OPEN 256
 
 /*
  * BT_MODULE: a module load, from its syscall's entry to its return (name
@@ -135,7 +136,8 @@ struct boottrace_open {
 	uint64_t ends_from_trace;	/* records written from trace_pipe */
 	uint64_t duplicates;	/* BPF records of an end already written */
 	uint64_t lines_after;	/* trace_pipe lines after the cutover */
-	uint64_t lost;		/* ends or lines that did not fit: not read */
+	uint64_t lost;		/* open spans, ends or lines that did not fit:
+				 * not followed */
 };
 
 /*
