@@ -104,7 +104,7 @@ check "report.html: the hostile-names test's tags still cannot get in (no <scrip
 # ---- report.html in a browser ----
 chrome=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$chrome" ]; then
-	for what in "rendered: chromium drew the page" "rendered: the first table is the headline" \
+	for what in "rendered: chromium drew the page (a PNG)" "rendered: the first table is the headline" \
 		"rendered: the text is there" "rendered: no backtick in the text" \
 		"rendered: no horizontal overflow at 1400 px" \
 		"rendered: no horizontal overflow at a phone's width"; do
@@ -112,13 +112,24 @@ if [ -z "$chrome" ]; then
 	done
 	exit 0
 fi
+# Each call gets a profile of its own (not ~/.config/chromium, which another
+# chromium may hold), and its messages are kept for a failure to show.
 browse() {
+	local profile
+	profile=$(mktemp -d "$tmp/profile.XXXXXX")
 	timeout 60 "$chrome" --headless=new --no-sandbox --disable-gpu --hide-scrollbars \
-		--run-all-compositor-stages-before-draw --virtual-time-budget=2000 "$@" 2>/dev/null
+		--user-data-dir="$profile" --run-all-compositor-stages-before-draw \
+		--virtual-time-budget=2000 "$@" 2>>"$tmp/chromium.err"
 }
 browse --window-size=1400,1000 --screenshot="$tmp/shot.png" "file://$html" >/dev/null
+shot=$?
 browse --window-size=1400,1000 --dump-dom "file://$html" >"$tmp/dom.html"
-check "rendered: chromium drew the page" test -s "$tmp/shot.png"
+if [ "$(head -c 8 "$tmp/shot.png" 2>/dev/null | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ]; then
+	pass "rendered: chromium drew the page (a PNG)"
+else
+	fail "rendered: chromium drew the page (a PNG)" \
+		"exit $shot; chromium said: $(grep -v '^$' "$tmp/chromium.err" | tail -3 | tr '\n' '|')"
+fi
 # The header cells of the first <table> of the DOM Chromium built.
 python3 - "$tmp/dom.html" >"$tmp/first-table" <<'EOF'
 import sys
