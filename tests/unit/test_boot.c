@@ -350,6 +350,54 @@ static void lost_sum(void)
 }
 
 /*
+ * The boot-time trace's losses in the trailer: an entry overwritten makes
+ * every count incomplete, a span not kept the probe spans; counts beyond
+ * INT64_MAX / 8 are refused at their line, the largest accepted ones sum
+ * without overflow.
+ */
+static void boot_trace_losses(void)
+{
+	static const struct {
+		const char *boot_trace;
+		bool refused, events, probes;
+		int64_t lost;
+	} cases[] = {
+		{ "{\"lost_entries\":0,\"kprobe_missed\":0,\"starts_dropped\":0,"
+		  "\"after_cutover\":{\"lost\":0}}", false, false, false, 0 },
+		{ "{\"lost_entries\":0,\"kprobe_missed\":2,\"starts_dropped\":1,"
+		  "\"after_cutover\":{\"lost\":4}}", false, false, true, 7 },
+		{ "{\"lost_entries\":5}", false, true, true, 5 },
+		{ "{\"lost_entries\":1152921504606846975,\"kprobe_missed\":1152921504606846975,"
+		  "\"starts_dropped\":1152921504606846975,"
+		  "\"after_cutover\":{\"lost\":1152921504606846975}}",
+		  false, true, true, 4611686018427387900 },
+		{ "{\"kprobe_missed\":1152921504606846976}", true, true, true, 0 },
+		{ "{\"after_cutover\":{\"lost\":-1}}", true, true, true, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct boot_data *b = boot_data__new("t");
+		char *text = xasprintf("{\"type\":\"header\",\"schema\":1}\n"
+				       "{\"type\":\"trailer\",\"events_written\":0,"
+				       "\"events_dropped\":0,\"bpf_drops\":0,"
+				       "\"boot_trace\":%s}\n", cases[i].boot_trace);
+		struct boot_losses l;
+
+		parse_text(b, text, "ev");
+		boot_data__losses(b, &l);
+		CHECK(boot_data__damaged(b) == cases[i].refused && l.events == cases[i].events &&
+		      l.probes == cases[i].probes && l.lost == cases[i].lost && !l.kills ==
+		      !cases[i].events,
+		      "boot_trace %s: %s, lost %lld, %s", cases[i].boot_trace,
+		      cases[i].refused ? "refused" : "read", (long long)l.lost,
+		      cases[i].events ? "every count incomplete" :
+		      cases[i].probes ? "probe spans incomplete" : "nothing incomplete");
+		boot_data__free(b);
+		free(text);
+	}
+}
+
+/*
  * /init's start from the console is any double: one far from a boot's
  * times is compared, never converted to nanoseconds in an int64 (a
  * float-cast overflow, then a wrong answer: -1e300 s came out as after
@@ -524,6 +572,7 @@ int main(void)
 	records();
 	huge_values();
 	lost_sum();
+	boot_trace_losses();
 	far_init_start();
 	pre_collector_probes();
 	{

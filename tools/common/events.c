@@ -82,6 +82,11 @@ static const struct {
 	{ "bpf_drops", json_type_int, 0, INT64_MAX / 2 },
 	{ "events_dropped", json_type_int, 0, INT64_MAX / 2 },
 	{ "events_written", json_type_int, 0, INT64_MAX / 2 },
+	/* The trailer's boot_trace losses: a sum of three stays an int64. */
+	{ "lost_entries", json_type_int, 0, INT64_MAX / 8 },
+	{ "kprobe_missed", json_type_int, 0, INT64_MAX / 8 },
+	{ "starts_dropped", json_type_int, 0, INT64_MAX / 8 },
+	{ "lost", json_type_int, 0, INT64_MAX / 8 },
 	{ "async", json_type_boolean, 0, 0 }, { "pre_collector", json_type_boolean, 0, 0 },
 	{ "fatal_signal", json_type_boolean, 0, 0 }, { "truncated", json_type_boolean, 0, 0 },
 	{ "type", json_type_string, 0, 0 }, { "driver", json_type_string, 0, 0 },

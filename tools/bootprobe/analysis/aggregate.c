@@ -174,7 +174,7 @@ static void mode__add_losses(struct mode_stats *m, const struct boot_data *b)
 	m->boots_lossy += l.events || l.kills || l.probes || l.kthreads;
 	m->boots_kills_incomplete += l.kills;
 	m->boots_probes_incomplete += l.probes;
-	/* Each boot's is at most INT64_MAX - 1 (boot.c bounds the counts); the sum saturates. */
+	/* Each boot's is at most INT64_MAX (boot.c saturates it); the sum saturates too. */
 	m->events_lost = l.lost > INT64_MAX - m->events_lost ? INT64_MAX : m->events_lost + l.lost;
 }
 

@@ -235,6 +235,17 @@ static void add_header(struct boot_data *b, struct json_object *r)
 		b->printk_offset_s = off / 1e9;
 }
 
+/* The trailer's boot_trace counts (each at most INT64_MAX / 8: events.c). */
+static void add_boot_trace_losses(struct boot_data *b, struct json_object *bt)
+{
+	if (!bt)
+		return;
+	b->boot_trace_overwritten = jint(bt, "lost_entries", 0);
+	b->boot_trace_spans_lost = jint(bt, "kprobe_missed", 0) +
+				   jint(bt, "starts_dropped", 0) +
+				   jint(jget(bt, "after_cutover"), "lost", 0);
+}
+
 static void add_trailer(struct boot_data *b, struct json_object *r)
 {
 	struct json_object *na = jget(r, "not_attached");
@@ -243,6 +254,7 @@ static void add_trailer(struct boot_data *b, struct json_object *r)
 	b->events_written = jint(r, "events_written", 0);
 	b->events_dropped = jint(r, "events_dropped", 0);
 	b->bpf_drops = jint(r, "bpf_drops", 0);
+	add_boot_trace_losses(b, jget(r, "boot_trace"));
 	if (na && json_object_is_type(na, json_type_array))
 		for (size_t i = 0; i < json_object_array_length(na); i++) {
 			struct json_object *e = json_object_array_get_idx(na, i);
@@ -262,16 +274,29 @@ static bool not_attached(const struct boot_data *b, const char *prog)
 	return false;
 }
 
+static int64_t nonneg(int64_t v)
+{
+	return v > 0 ? v : 0;
+}
+
+static int64_t sat_add(int64_t a, int64_t b)
+{
+	return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
 void boot_data__losses(const struct boot_data *b, struct boot_losses *l)
 {
 	memset(l, 0, sizeof(*l));
 	if (!b->has_events)
 		return;
-	l->lost = (b->bpf_drops > 0 ? b->bpf_drops : 0) +
-		  (b->events_dropped > 0 ? b->events_dropped : 0);
-	l->events = l->lost > 0 || !b->has_trailer;
+	l->lost = sat_add(sat_add(nonneg(b->bpf_drops), nonneg(b->events_dropped)),
+			  sat_add(nonneg(b->boot_trace_overwritten),
+				  nonneg(b->boot_trace_spans_lost)));
+	l->events = b->bpf_drops > 0 || b->events_dropped > 0 ||
+		    b->boot_trace_overwritten > 0 || !b->has_trailer;
 	l->kills = l->events || not_attached(b, "signal_generate");
-	l->probes = l->events || not_attached(b, "probe_enter") || not_attached(b, "probe_exit");
+	l->probes = l->events || b->boot_trace_spans_lost > 0 ||
+		    not_attached(b, "probe_enter") || not_attached(b, "probe_exit");
 	l->kthreads = l->events || ((not_attached(b, "kthread_tp_end") ||
 				     not_attached(b, "kthread_tp_start")) &&
 				    not_attached(b, "kthread_fexit"));

@@ -132,6 +132,13 @@ struct boot_data {
 	double printk_offset_s;
 	double attach_s;		/* the header's attach_ns: all programs attached */
 	int64_t events_written, events_dropped, bpf_drops;
+	/*
+	 * The boot-time trace's losses (the trailer's boot_trace): entries
+	 * overwritten in its buffer (any event), and spans it could not keep
+	 * (kprobe hits not recorded, starts dropped, spans not followed
+	 * across the cutover).
+	 */
+	int64_t boot_trace_overwritten, boot_trace_spans_lost;
 	struct strv not_attached;
 	struct probe_span *probes;
 	int nr_probes;
@@ -187,16 +194,18 @@ int boot_data__parse_boot_json(struct boot_data *b, const char *text, size_t len
 
 /*
  * What the collector lost in a boot, and so which of its counts are
- * incomplete: any dropped event (BPF ring buffer or writer) or a stream
- * without its trailer makes every count incomplete; a program that was not
- * attached makes its own records (with no stand-in attached) incomplete.
+ * incomplete: any dropped event (BPF ring buffer, writer, an entry
+ * overwritten in the boot-time trace) or a stream without its trailer makes
+ * every count incomplete; a span the boot-time trace could not keep makes
+ * the probe spans incomplete; a program that was not attached makes its own
+ * records (with no stand-in attached) incomplete.
  */
 struct boot_losses {
 	bool events;		/* drops, or no trailer */
 	bool kills;		/* SIGKILLs: events, or signal_generate not attached */
 	bool probes;		/* probe spans: events, or probe_enter/probe_exit not attached */
 	bool kthreads;		/* kthread_create(): events, or neither source attached */
-	int64_t lost;		/* bpf_drops + events_dropped */
+	int64_t lost;		/* bpf_drops + events_dropped + the boot-time trace's (saturated) */
 };
 void boot_data__losses(const struct boot_data *b, struct boot_losses *l);
 

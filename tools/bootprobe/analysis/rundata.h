@@ -70,7 +70,7 @@ struct mode_stats {
 	int boots_udev_ignored;		/* boots where udevd ignored a rules setting */
 	/* boots whose collector lost something (boot_data__losses) */
 	int boots_lossy, boots_kills_incomplete, boots_probes_incomplete;
-	int64_t events_lost;		/* bpf_drops + events_dropped, summed */
+	int64_t events_lost;		/* boot_losses.lost, summed */
 	char *udev_ignored;		/* the first such line, for the report */
 	int devices;			/* test devices per boot, the most an ok boot listed */
 	double *values[M_COUNT];	/* per ok boot, NaNs left out */

@@ -1181,6 +1181,23 @@ static void put_kills(struct doc *d, struct run_data *r)
 	}
 }
 
+/* "SIGKILLs probes (every count)": what @l makes incomplete, space-separated. */
+static const char *losses_text(const struct boot_losses *l)
+{
+	static char buf[96];
+	const char *what[] = { l->kills ? "SIGKILLs" : NULL, l->probes ? "probes" : NULL,
+			       l->kthreads ? "kthread_create()" : NULL,
+			       l->events ? "(every count)" : NULL };
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(what) / sizeof(what[0]); i++)
+		if (what[i])
+			len += snprintf(buf + len, sizeof(buf) - len, "%s%s", len ? " " : "",
+					what[i]);
+	return buf;
+}
+
 /* Every boot whose collector lost events or ran without a program that counts. */
 static void put_losses(struct doc *d, struct run_data *r)
 {
@@ -1197,18 +1214,22 @@ static void put_losses(struct doc *d, struct run_data *r)
 			put_heading(d, 2, "What the collector lost");
 			doc__para(d);
 			doc__text(d, "Boots whose counts are lower bounds: events dropped (BPF ring "
-				  "buffer, writer), a stream without its trailer, or a program that "
-				  "was not attached.");
+				  "buffer, writer), entries overwritten in the boot-time trace or "
+				  "spans it could not keep (kprobe hits not recorded, starts "
+				  "dropped, spans not followed past the collector's start), a "
+				  "stream without its trailer, or a program that was not attached.");
 			put_table(d, (const char *const[]){ "boot", "BPF drops", "writer drops",
-					"trailer", "incomplete", NULL });
+					"boot-time trace: overwritten", "spans lost", "trailer",
+					"incomplete", NULL });
 		}
 		doc__row(d);
 		doc__cell_name(d, b->name);
 		doc__cellf(d, "%lld", (long long)b->bpf_drops);
 		doc__cellf(d, "%lld", (long long)b->events_dropped);
+		doc__cellf(d, "%lld", (long long)b->boot_trace_overwritten);
+		doc__cellf(d, "%lld", (long long)b->boot_trace_spans_lost);
 		doc__cellf(d, "%s", b->has_trailer ? "yes" : "missing");
-		doc__cellf(d, "%s%s%s%s", l.kills ? "SIGKILLs " : "", l.probes ? "probes " : "",
-			   l.kthreads ? "kthread_create() " : "", l.events ? "(every count)" : "");
+		doc__cellf(d, "%s", losses_text(&l));
 	}
 }
 
