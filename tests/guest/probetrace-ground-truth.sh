@@ -43,6 +43,8 @@ check_truth() {
 	check_jq "$m: no boot-time kprobe hit missed, no span left open, no end lost" "$ev" \
 		'.[-1].boot_trace | .kprobe_missed == 0 and .after_cutover.still_open == 0 and
 		 .after_cutover.lost == 0'
+	check_jq "$m: every boot-time event turned off once the collector took over" "$ev" \
+		'.[-1].boot_trace.events_left_on == 0'
 	pt_q "$ev" "$spans | .[] | \"# \(.device) async=\(.async) in \(.comm): \(.duration_ns / 1000 | floor) us, from \(.start_from // \"bpf\")/\(.end_from // \"bpf\")\""
 	pt_q "$ev" ".[0] as \$h | $load | .[] | \"# module load \(.start_ns)..\(.end_ns) from \(.start_from // \"bpf\")/\(.end_from // \"bpf\"), attach at \(\$h.attach_ns)\""
 	check_jq "$m: exactly 4 probe spans of the test drivers" "$ev" "$spans | length == 4"

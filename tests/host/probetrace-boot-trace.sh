@@ -77,6 +77,8 @@ cat >"$fs/kprobe_profile" <<'PROFILE'
   bootprobe/probe_return                                     5               2
   kprobe/unrelated                                           9               7
 PROFILE
+# Enabled events, as set_event lists them: two of the boot-time ones.
+printf '%s\n' bootprobe:probe_entry kprobe:unrelated signal:signal_generate >"$fs/set_event"
 
 out=$tmp/records.jsonl
 "$PROBETRACE" --read-boot-trace 4000000000 --tracefs "$fs" --json >"$out" 2>"$tmp/stats"
@@ -150,6 +152,8 @@ stats_check "statistics: every followed span ended, none lost, 5 ends from trace
 	'.after_cutover | .open == 5 and .still_open == 0 and .lost == 0 and .ends_from_trace == 5'
 stats_check "statistics: 2 bootprobe kprobe misses read from kprobe_profile (not the other group's 7)" \
 	'.kprobe_missed == 2 and .unparsed == 0 and .clock == "boot"'
+stats_check "statistics: 2 boot-time events still on, from set_event (not the other group's)" \
+	'.events_left_on == 2'
 
 # A trace cut in the middle of the load: the syscall never returns.
 head -n -1 "$fs/trace_pipe" >"$fs/trace_pipe.cut" && mv "$fs/trace_pipe.cut" "$fs/trace_pipe"

@@ -606,15 +606,41 @@ static void boottrace__flush_pending(struct boottrace *bt)
 	bt->npending = 0;
 }
 
-/* The bracketed name of tracefs/trace_clock: "[boot] local ..." */
-static void read_clock(const char *tracefs, char *clock, size_t len)
+/*
+ * tracefs/@rel through the folder's descriptor, opened once at the cutover:
+ * on a machine whose initramfs moves /sys into the root (Debian's), the
+ * collector's paths under /sys are empty after that, its descriptors not.
+ */
+static int tracefs_openat(int dir, const char *rel, int flags)
 {
-	char path[512], buf[256], *open_, *close_;
+	if (dir < 0 && dir != AT_FDCWD) {
+		errno = EBADF;
+		return -1;
+	}
+	return openat(dir, rel, flags | O_CLOEXEC);
+}
+
+static FILE *tracefs_fopen(int dir, const char *rel, int flags, const char *mode)
+{
+	int fd = tracefs_openat(dir, rel, flags);
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, mode);
+	if (!f)
+		close(fd);
+	return f;
+}
+
+/* The bracketed name of tracefs/trace_clock: "[boot] local ..." */
+static void read_clock(int dir, char *clock, size_t len)
+{
+	char buf[256], *open_, *close_;
 	FILE *f;
 
 	snprintf(clock, len, "unknown");
-	snprintf(path, sizeof(path), "%s/trace_clock", tracefs);
-	f = fopen(path, "re");
+	f = tracefs_fopen(dir, "trace_clock", O_RDONLY, "r");
 	if (!f)
 		return;
 	if (fgets(buf, sizeof(buf), f) && (open_ = strchr(buf, '[')) &&
@@ -628,15 +654,14 @@ static void read_clock(const char *tracefs, char *clock, size_t len)
  * return probe with no free instance, a probe hit inside another):
  * tracefs/kprobe_profile, "  bootprobe/probe_return   12   0".
  */
-static uint64_t read_kprobe_missed(const char *tracefs)
+static uint64_t read_kprobe_missed(int dir)
 {
 	unsigned long long hits, missed;
 	uint64_t sum = 0;
-	char path[512], name[128], buf[256];
+	char name[128], buf[256];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/kprobe_profile", tracefs);
-	f = fopen(path, "re");
+	f = tracefs_fopen(dir, "kprobe_profile", O_RDONLY, "r");
 	if (!f)
 		return 0;
 	while (fgets(buf, sizeof(buf), f))
@@ -667,28 +692,91 @@ static const char *const end_events[] = {
 };
 
 /* Write @value to tracefs/@rel (absent files are fine: older kernels). */
-static void tracefs_set(const char *tracefs, const char *rel, const char *value)
+static void tracefs_set(int dir, const char *rel, const char *value)
 {
-	char path[512];
-	FILE *f;
+	int fd = tracefs_openat(dir, rel, O_WRONLY | O_TRUNC);
 
-	snprintf(path, sizeof(path), "%s/%s", tracefs, rel);
-	f = fopen(path, "we");
-	if (!f)
+	if (fd < 0)
 		return;
-	fputs(value, f);
-	fclose(f);
+	if (write(fd, value, strlen(value)) < 0) {
+		/* refused: left as it was */
+	}
+	close(fd);
 }
 
-static void events_off(const char *tracefs, const char *const *ev, size_t n)
+/*
+ * Turn @ev off through set_event ("!system:event", appended: opened
+ * without O_APPEND the file turns every event off).  A kernel may keep an
+ * event without a folder under events/ (Debian's 6.1 did so for the first
+ * boot-time kprobe): set_event finds it all the same.  An event the kernel
+ * does not have is refused, one write at a time.
+ */
+static void set_event_off(int dir, const char *ev)
+{
+	const char *slash = strchr(ev, '/');
+	char line[160];
+	int fd, len;
+
+	if (!slash)
+		return;
+	fd = tracefs_openat(dir, "set_event", O_WRONLY | O_APPEND);
+	if (fd < 0)
+		return;
+	len = snprintf(line, sizeof(line), "!%.*s:%s\n", (int)(slash - ev), ev,
+		       slash + 1);
+	if (write(fd, line, len) < 0) {
+		/* not an event of this kernel: nothing to turn off */
+	}
+	close(fd);
+}
+
+static void events_off(int dir, const char *const *ev, size_t n)
 {
 	char rel[128];
 	size_t i;
+	int fd;
 
 	for (i = 0; i < n; i++) {
 		snprintf(rel, sizeof(rel), "events/%s/enable", ev[i]);
-		tracefs_set(tracefs, rel, "0\n");
+		fd = tracefs_openat(dir, rel, O_WRONLY | O_TRUNC);
+		if (fd < 0) {
+			set_event_off(dir, ev[i]);
+			continue;
+		}
+		if (write(fd, "0\n", 2) < 0) {
+			/* refused: counted in events_left_on */
+		}
+		close(fd);
 	}
+}
+
+/*
+ * How many of the boot-time events set_event still lists as enabled
+ * ("system:event" lines): after the cutover, none should be.
+ */
+static int events_left_on(int dir)
+{
+	char buf[256], want[160];
+	const char *const *lists[] = { start_events, end_events };
+	const size_t lens[] = { ARRAY_SIZE(start_events), ARRAY_SIZE(end_events) };
+	int n = 0;
+	size_t l, i;
+	FILE *f;
+
+	f = tracefs_fopen(dir, "set_event", O_RDONLY, "r");
+	if (!f)
+		return 0;
+	while (fgets(buf, sizeof(buf), f)) {
+		buf[strcspn(buf, "\n")] = '\0';
+		for (l = 0; l < ARRAY_SIZE(lists); l++)
+			for (i = 0; i < lens[l]; i++) {
+				snprintf(want, sizeof(want), "%s", lists[l][i]);
+				*strchr(want, '/') = ':';
+				n += !strcmp(buf, want);
+			}
+	}
+	fclose(f);
+	return n;
 }
 
 /*
@@ -717,53 +805,70 @@ void boottrace__stop(struct boottrace_open *op)
 	close(op->pipe_fd);
 	op->pipe_fd = -1;
 	if (op->disable)
-		events_off(op->tracefs, end_events, ARRAY_SIZE(end_events));
+		events_off(op->dir_fd, end_events, ARRAY_SIZE(end_events));
+}
+
+void boottrace__finish(struct boottrace_open *op, struct boottrace_stats *st)
+{
+	boottrace__stop(op);
+	if (op->dir_fd < 0)
+		return;
+	st->kprobe_missed = read_kprobe_missed(op->dir_fd);
+	st->events_left_on = events_left_on(op->dir_fd);
+	close(op->dir_fd);
+	op->dir_fd = -1;
 }
 
 /* Follow the ends of the spans open at the cutover on trace_pipe. */
-static void boottrace__follow_start(struct boottrace *bt, const char *tracefs,
-				    bool disable)
+static void boottrace__follow_start(struct boottrace *bt, bool disable)
 {
 	struct boottrace_open *op = bt->open;
-	char path[512];
 
-	snprintf(op->tracefs, sizeof(op->tracefs), "%s", tracefs);
 	op->disable = disable;
 	op->attach_ns = bt->attach_ns;
-	snprintf(path, sizeof(path), "%s/trace_pipe", tracefs);
 	if (bt->clock_is_boot && open__any(op))
-		op->pipe_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		op->pipe_fd = tracefs_openat(op->dir_fd, "trace_pipe",
+					     O_RDONLY | O_NONBLOCK);
 	if (op->pipe_fd < 0 && disable)
-		events_off(tracefs, end_events, ARRAY_SIZE(end_events));
+		events_off(op->dir_fd, end_events, ARRAY_SIZE(end_events));
 }
 
 int boottrace__emit(const char *tracefs, uint64_t attach_ns, bool disable,
 		    struct output *out, struct boottrace_stats *st,
 		    struct boottrace_open *open)
 {
-	struct boottrace_open none = { .pipe_fd = -1 };
+	struct boottrace_open none;
 	struct boottrace bt = { .out = out, .st = st,
 				.open = open ? open : &none,
 				.attach_ns = attach_ns };
 	bool sigchld = st->sigchld;
-	char path[512], *line = NULL;
+	char *line = NULL;
 	size_t cap = 0;
+	int dir;
 	FILE *f;
 
 	memset(st, 0, sizeof(*st));
 	st->sigchld = sigchld;
 	memset(bt.open, 0, sizeof(*bt.open));
 	bt.open->pipe_fd = -1;
-	read_clock(tracefs, st->clock, sizeof(st->clock));
+	bt.open->dir_fd = -1;
+	dir = tracefs_openat(AT_FDCWD, tracefs, O_RDONLY | O_DIRECTORY);
+	if (dir < 0) {
+		st->err = -errno;
+		return st->err;
+	}
+	bt.open->dir_fd = dir;
+	read_clock(dir, st->clock, sizeof(st->clock));
 	bt.clock_is_boot = !strcmp(st->clock, "boot");
 	/* Reading "trace" must not pause the ends being recorded. */
-	tracefs_set(tracefs, "options/pause-on-trace", "0\n");
+	tracefs_set(dir, "options/pause-on-trace", "0\n");
 	if (disable)
-		events_off(tracefs, start_events, ARRAY_SIZE(start_events));
-	snprintf(path, sizeof(path), "%s/trace", tracefs);
-	f = fopen(path, "re");
+		events_off(dir, start_events, ARRAY_SIZE(start_events));
+	f = tracefs_fopen(dir, "trace", O_RDONLY, "r");
 	if (!f) {
 		st->err = -errno;
+		if (!open)
+			close(dir);
 		return st->err;
 	}
 	while (getline(&line, &cap, f) > 0)
@@ -771,10 +876,13 @@ int boottrace__emit(const char *tracefs, uint64_t attach_ns, bool disable,
 	free(line);
 	fclose(f);
 	boottrace__flush_pending(&bt);
-	if (open)
-		boottrace__follow_start(&bt, tracefs, disable);
-	else if (disable)
-		events_off(tracefs, end_events, ARRAY_SIZE(end_events));
+	if (open) {
+		boottrace__follow_start(&bt, disable);
+		return 0;
+	}
+	if (disable)
+		events_off(dir, end_events, ARRAY_SIZE(end_events));
+	close(dir);
 	return 0;
 }
 
@@ -1135,7 +1243,9 @@ json_object *boottrace__stats_json(const struct boottrace_stats *st,
 			       json_object_new_int64(st->sigchld_filtered));
 	json_object_object_add(o, "lost_entries", json_object_new_int64(st->lost));
 	json_object_object_add(o, "kprobe_missed",
-			       json_object_new_int64(read_kprobe_missed(tracefs)));
+			       json_object_new_int64(st->kprobe_missed));
+	json_object_object_add(o, "events_left_on",
+			       json_object_new_int64(st->events_left_on));
 	if (open)
 		json_object_object_add(o, "after_cutover", open__stats_json(open));
 	return o;

@@ -71,6 +71,9 @@ struct boottrace_stats {
 	uint64_t starts_dropped;	/* starts not kept: too many open at once */
 	uint64_t lost;		/* entries overwritten in the trace buffer */
 	uint64_t sigchld_filtered;	/* SIGCHLD left out (see sigchld) */
+	/* Read at boottrace__finish(): */
+	uint64_t kprobe_missed;	/* bootprobe/ kprobe hits not recorded */
+	int events_left_on;	/* boot-time events still enabled */
 	int err;		/* -errno reading the trace, 0 if read */
 };
 
@@ -116,8 +119,8 @@ struct boottrace_open {
 	int n;
 	struct boottrace_span span[BOOTTRACE_MAX_OPEN];
 	int pipe_fd;		/* tracefs/trace_pipe, -1 once nothing is open */
+	int dir_fd;		/* tracefs, until boottrace__end() (-1: none) */
 	bool disable;		/* turn the followed events off at the end */
-	char tracefs[256];
 	uint64_t attach_ns;
 	size_t len;
 	char buf[8192];		/* a partial line of trace_pipe */
@@ -162,6 +165,13 @@ int boottrace__follow(struct boottrace_open *open, struct output *out,
 
 /* Stop following: the spans still open stay without an end. */
 void boottrace__stop(struct boottrace_open *open);
+
+/*
+ * At the collector's end: stop following, then read into @st what only
+ * the end can tell (the kprobe hits the kernel could not record, the
+ * boot-time events still enabled), and let tracefs go.
+ */
+void boottrace__finish(struct boottrace_open *open, struct boottrace_stats *st);
 
 enum boottrace_end {
 	BT_NOT_OPEN,		/* not a span open at the cutover */

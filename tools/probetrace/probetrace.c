@@ -1164,7 +1164,7 @@ static int trace_main(void)
 	struct collector c = {
 		.sym = { .path = env.kallsyms, .fd = -1 },
 		.attach_dirfd = -1, .done_dirfd = -1,
-		.boot_open = { .pipe_fd = -1 },
+		.boot_open = { .pipe_fd = -1, .dir_fd = -1 },
 	};
 	uint64_t t_end;
 	int err;
@@ -1216,7 +1216,7 @@ static int trace_main(void)
 	t_end = boot_ns();
 	ring_buffer__consume(c.rb);
 	boottrace__follow(&c.boot_open, &c.out, t_end);
-	boottrace__stop(&c.boot_open);
+	boottrace__finish(&c.boot_open, &c.boot);
 	if (c.attach_dirfd >= 0)
 		c.attach_err = attach__send_dir(c.attach_dirfd, &c.out, &c.attach);
 	collector__flush(&c);
@@ -1242,7 +1242,7 @@ out:
  */
 static int boot_trace_main(void)
 {
-	struct boottrace_open open = { .pipe_fd = -1 };
+	struct boottrace_open open = { .pipe_fd = -1, .dir_fd = -1 };
 	struct boottrace_stats st = { .sigchld = env.sigchld };
 	struct output out;
 	json_object *stats;
@@ -1256,7 +1256,7 @@ static int boot_trace_main(void)
 	err = boottrace__emit(env.tracefs, env.boot_trace_at, false, &out, &st,
 			      &open);
 	boottrace__follow(&open, &out, UINT64_MAX);
-	boottrace__stop(&open);
+	boottrace__finish(&open, &st);
 	output__flush(&out);
 	output__close(&out);
 	if (err) {
