@@ -6,21 +6,24 @@
 # function boundaries probetrace's fentry/fexit programs time.  23 edu
 # devices (a prime) with odd, unequal probe times, 31 + 17 * index ms.
 #
-# The kernel's window holds probetrace's own work: the BPF trampolines, the
-# fentry program after it took its timestamp and the fexit program after it
-# took its own (each writes a record to the ring buffer).  So a span is
+# The kernel's window holds probetrace's own work.  The fentry program
+# takes its time first, the fexit program last (it fills its record before,
+# so that its work falls inside the span): left outside are the BPF
+# trampoline's entry and exit and the fexit record's submit.  So a span is
 # never longer than the kernel's figure (which is truncated to whole
-# microseconds: +1 us at most) and shorter by that work.  Under TCG that
-# work is tens of microseconds (median 79 us in the first runs here, the
-# first probe 0.63 ms while QEMU translated the programs' JIT code), so the
-# test holds every span within [-1 ms, +1 us] of the kernel's figure and
-# prints how many fall within 0.1 ms, the median and the worst.
+# microseconds: +1 us at most) and shorter by that work.  Under TCG that is
+# 10-15 us a probe (three runs here: medians 11.8, 14.0 and 14.9 us), the
+# first probe 0.10-0.11 ms while QEMU translates the trampoline's code, once
+# 86 us for another.  The test holds every span within [-0.25 ms, +1 us] of
+# the kernel's figure and the median within 0.05 ms (before the fexit
+# program took its time last: median 68-79 us, worst 0.36-0.63 ms), and
+# prints how many fall within 0.1 ms.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/guest/probetrace-lib.sh
 pt_require "probe spans against the kernel's own measure"
 
-n=23 tol_ns=1000000
+n=23 tol_ns=250000 median_tol_ns=50000
 ms=()
 for ((i = 0; i < n; i++)); do ms+=($((31 + 17 * i))); done
 list=$(IFS=,; echo "${ms[*]}")
@@ -60,7 +63,9 @@ echo "# kernel's measure - span over $n probes: least ${least:-?} ns, median ${m
 	"worst ${worst:-?} ns; ${within:-?} of $n within 0.1 ms"
 check "no span is longer than the kernel's measure of it (+1 us of truncation; least gap ${least:-?} ns)" \
 	test "${least:--1000000}" -ge -1000
-check "every span within 1 ms of the kernel's own measure (median ${median:-?} ns, worst ${worst:-?} ns)" \
+check "every span within 0.25 ms of the kernel's own measure (worst ${worst:-?} ns)" \
 	test "${over:-1}" -eq 0 -a "$(wc -l <"$boot/accuracy.txt")" -eq $n
+check "the median span within 0.05 ms of the kernel's own measure (${median:-?} ns)" \
+	test "${median:-$median_tol_ns}" -lt "$median_tol_ns" -a "$(wc -l <"$boot/accuracy.txt")" -eq $n
 check "the spans are the configured times, not one figure: $n distinct kernel measures" \
 	test "$(cut -d' ' -f3 "$boot/accuracy.txt" | sort -u | wc -l)" -eq $n
