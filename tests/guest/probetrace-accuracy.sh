@@ -12,10 +12,11 @@
 # trampoline's entry and exit and the fexit record's submit.  So a span is
 # never longer than the kernel's figure (which is truncated to whole
 # microseconds: +1 us at most) and shorter by that work.  Under TCG that is
-# 10-15 us a probe (four runs here: medians 11.5-14.9 us), the first probe
-# 0.10-0.16 ms while QEMU translates the trampoline's code, once 86 us for
-# another.  The test holds every span within [-0.25 ms, +1 us] of
-# the kernel's figure and the median within 0.03 ms (before the fexit
+# 10-18 us a probe (five runs: medians 11.5-17.5 us), the first probe
+# 0.10-0.40 ms while QEMU translates the trampoline's code (0.40 in a CI
+# rehearsal), at most 0.11 ms for another.  The test holds every span but
+# the first within [-0.25 ms, +1 us] of the kernel's figure, the first
+# within [-1 ms, +1 us], and the median within 0.03 ms (before the fexit
 # program took its time last: median 50-79 us in four runs, worst
 # 0.36-0.63 ms), and prints how many fall within 0.1 ms.
 set -u
@@ -23,7 +24,7 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/guest/probetrace-lib.sh
 pt_require "probe spans against the kernel's own measure"
 
-n=23 tol_ns=250000 median_tol_ns=30000
+n=23 tol_ns=250000 first_tol_ns=1000000 median_tol_ns=30000
 ms=()
 for ((i = 0; i < n; i++)); do ms+=($((31 + 17 * i))); done
 list=$(IFS=,; echo "${ms[*]}")
@@ -41,31 +42,37 @@ ev=$boot/events.jsonl
 check "the boot completes" test "$(boot_outcome "$boot")" = ok
 pt_check_stream "the event stream is whole" "$ev"
 
-# DEVICE NS of every slowprobe span, and DEVICE US of the kernel's lines.
+# DEVICE NS START of every slowprobe span, and DEVICE US of the kernel's lines.
 pt_q "$ev" '[.[] | select(.type == "probe" and .driver == "slowprobe")] | .[] |
-	"\(.device) \(.duration_ns)"' | sort >"$boot/spans.txt"
+	"\(.device) \(.duration_ns) \(.start_ns)"' | sort >"$boot/spans.txt"
 sed -n 's/.*probe of \([0-9a-f:.]*\) returned [-0-9]* after \([0-9]*\) usecs.*/\1 \2/p' \
 	"$boot/console.log" | sort >"$boot/kernel-probes.txt"
 check "exactly $n slowprobe spans" test "$(wc -l <"$boot/spans.txt")" -eq $n
 
-# One line per device: DEVICE SPAN_NS KERNEL_US, then the differences.
+# One line per device: DEVICE SPAN_NS START_NS KERNEL_US, then the differences.
 join "$boot/spans.txt" "$boot/kernel-probes.txt" >"$boot/accuracy.txt"
 check "the kernel printed its measure of each of the $n probes" \
 	test "$(wc -l <"$boot/accuracy.txt")" -eq $n
-# kernel - span in ns per probe, sorted: the collector's work in the window.
-awk '{ print $3 * 1000 - $2 }' "$boot/accuracy.txt" | sort -n >"$boot/diff-ns.txt"
-read -r least median worst within over <<<"$(awk -v tol="$tol_ns" '{ v[NR] = $1
-		if ($1 <= 100000 && $1 >= -1000) within++
-		if ($1 > tol || $1 < -1000) over++ }
+# kernel - span in ns per probe, sorted: the collector's work in the window;
+# the first probe's (the earliest start) apart.
+first=$(sort -k3,3n "$boot/accuracy.txt" | head -1 | cut -d' ' -f1)
+awk '{ print $4 * 1000 - $2 }' "$boot/accuracy.txt" | sort -n >"$boot/diff-ns.txt"
+first_diff=$(awk -v d="$first" '$1 == d { print $4 * 1000 - $2 }' "$boot/accuracy.txt")
+awk -v d="$first" '$1 != d { print $4 * 1000 - $2 }' "$boot/accuracy.txt" | sort -n >"$boot/diff-rest-ns.txt"
+read -r least median worst within <<<"$(awk '{ v[NR] = $1
+		if ($1 <= 100000 && $1 >= -1000) within++ }
 	END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-	      printf "%d %d %d %d %d\n", v[1], m, v[NR], within, over }' "$boot/diff-ns.txt")"
+	      printf "%d %d %d %d\n", v[1], m, v[NR], within }' "$boot/diff-ns.txt")"
+rest_worst=$(tail -1 "$boot/diff-rest-ns.txt")
 echo "# kernel's measure - span over $n probes: least ${least:-?} ns, median ${median:-?} ns," \
-	"worst ${worst:-?} ns; ${within:-?} of $n within 0.1 ms"
+	"worst ${worst:-?} ns; ${within:-?} of $n within 0.1 ms; the first ($first) ${first_diff:-?} ns"
 check "no span is longer than the kernel's measure of it (+1 us of truncation; least gap ${least:-?} ns)" \
 	test "${least:--1000000}" -ge -1000
-check "every span within 0.25 ms of the kernel's own measure (worst ${worst:-?} ns)" \
-	test "${over:-1}" -eq 0 -a "$(wc -l <"$boot/accuracy.txt")" -eq $n
+check "every span but the first within 0.25 ms of the kernel's own measure (worst ${rest_worst:-?} ns)" \
+	test "${rest_worst:-$tol_ns}" -le "$tol_ns" -a "$(wc -l <"$boot/diff-rest-ns.txt")" -eq $((n - 1))
+check "the first span within 1 ms of the kernel's own measure (${first_diff:-?} ns)" \
+	test "${first_diff:-$first_tol_ns}" -le "$first_tol_ns"
 check "the median span within 0.03 ms of the kernel's own measure (${median:-?} ns)" \
 	test "${median:-$median_tol_ns}" -lt "$median_tol_ns" -a "$(wc -l <"$boot/accuracy.txt")" -eq $n
 check "the spans are the configured times, not one figure: $n distinct kernel measures" \
-	test "$(cut -d' ' -f3 "$boot/accuracy.txt" | sort -u | wc -l)" -eq $n
+	test "$(cut -d' ' -f4 "$boot/accuracy.txt" | sort -u | wc -l)" -eq $n
