@@ -691,17 +691,22 @@ static const char *const end_events[] = {
 	"bootprobe/disk_added", "bootprobe/netdev_added",
 };
 
-/* Write @value to tracefs/@rel (absent files are fine: older kernels). */
-static void tracefs_set(int dir, const char *rel, const char *value)
+/*
+ * Write @value to tracefs/@rel (O_TRUNC or O_APPEND in @flags): false if
+ * there is no such file (older kernels).  A value the kernel refuses is
+ * left at that; events_left_on tells.
+ */
+static bool tracefs_set(int dir, const char *rel, int flags, const char *value)
 {
-	int fd = tracefs_openat(dir, rel, O_WRONLY | O_TRUNC);
+	int fd = tracefs_openat(dir, rel, O_WRONLY | flags);
 
 	if (fd < 0)
-		return;
+		return false;
 	if (write(fd, value, strlen(value)) < 0) {
-		/* refused: left as it was */
+		/* refused: see above */
 	}
 	close(fd);
+	return true;
 }
 
 /*
@@ -715,38 +720,22 @@ static void set_event_off(int dir, const char *ev)
 {
 	const char *slash = strchr(ev, '/');
 	char line[160];
-	int fd, len;
 
 	if (!slash)
 		return;
-	fd = tracefs_openat(dir, "set_event", O_WRONLY | O_APPEND);
-	if (fd < 0)
-		return;
-	len = snprintf(line, sizeof(line), "!%.*s:%s\n", (int)(slash - ev), ev,
-		       slash + 1);
-	if (write(fd, line, len) < 0) {
-		/* not an event of this kernel: nothing to turn off */
-	}
-	close(fd);
+	snprintf(line, sizeof(line), "!%.*s:%s\n", (int)(slash - ev), ev, slash + 1);
+	tracefs_set(dir, "set_event", O_APPEND, line);
 }
 
 static void events_off(int dir, const char *const *ev, size_t n)
 {
 	char rel[128];
 	size_t i;
-	int fd;
 
 	for (i = 0; i < n; i++) {
 		snprintf(rel, sizeof(rel), "events/%s/enable", ev[i]);
-		fd = tracefs_openat(dir, rel, O_WRONLY | O_TRUNC);
-		if (fd < 0) {
+		if (!tracefs_set(dir, rel, O_TRUNC, "0\n"))
 			set_event_off(dir, ev[i]);
-			continue;
-		}
-		if (write(fd, "0\n", 2) < 0) {
-			/* refused: counted in events_left_on */
-		}
-		close(fd);
 	}
 }
 
@@ -756,11 +745,9 @@ static void events_off(int dir, const char *const *ev, size_t n)
  */
 static int events_left_on(int dir)
 {
-	char buf[256], want[160];
-	const char *const *lists[] = { start_events, end_events };
-	const size_t lens[] = { ARRAY_SIZE(start_events), ARRAY_SIZE(end_events) };
+	char buf[256], *colon;
 	int n = 0;
-	size_t l, i;
+	size_t i;
 	FILE *f;
 
 	f = tracefs_fopen(dir, "set_event", O_RDONLY, "r");
@@ -768,12 +755,14 @@ static int events_left_on(int dir)
 		return 0;
 	while (fgets(buf, sizeof(buf), f)) {
 		buf[strcspn(buf, "\n")] = '\0';
-		for (l = 0; l < ARRAY_SIZE(lists); l++)
-			for (i = 0; i < lens[l]; i++) {
-				snprintf(want, sizeof(want), "%s", lists[l][i]);
-				*strchr(want, '/') = ':';
-				n += !strcmp(buf, want);
-			}
+		colon = strchr(buf, ':');
+		if (!colon)
+			continue;
+		*colon = '/';	/* "system:event" as our "system/event" */
+		for (i = 0; i < ARRAY_SIZE(start_events); i++)
+			n += !strcmp(buf, start_events[i]);
+		for (i = 0; i < ARRAY_SIZE(end_events); i++)
+			n += !strcmp(buf, end_events[i]);
 	}
 	fclose(f);
 	return n;
@@ -861,7 +850,7 @@ int boottrace__emit(const char *tracefs, uint64_t attach_ns, bool disable,
 	read_clock(dir, st->clock, sizeof(st->clock));
 	bt.clock_is_boot = !strcmp(st->clock, "boot");
 	/* Reading "trace" must not pause the ends being recorded. */
-	tracefs_set(dir, "options/pause-on-trace", "0\n");
+	tracefs_set(dir, "options/pause-on-trace", O_TRUNC, "0\n");
 	if (disable)
 		events_off(dir, start_events, ARRAY_SIZE(start_events));
 	f = tracefs_fopen(dir, "trace", O_RDONLY, "r");
