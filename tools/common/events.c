@@ -233,15 +233,28 @@ static bool record_placed(struct events_reader *r, struct json_object *o, enum e
 	return true;
 }
 
+/* The type @o says it is, into r->type (-1: no type string), before it is judged. */
+static void record_type(struct events_reader *r, struct json_object *o)
+{
+	struct json_object *v = jget(o, "type");
+	const char *name;
+
+	if (!v || !json_object_is_type(v, json_type_string) || !json_object_get_string_len(v))
+		return;
+	name = json_object_get_string(v);
+	r->type = event_type__of(name, json_object_get_string_len(v));
+}
+
 static void record(struct events_reader *r, struct json_object *o)
 {
 	const char *name;
 	enum event_type t;
 
+	record_type(r, o);
 	if (!record_typed(r, o, 0))
 		return;
 	name = jstr(o, "type");
-	t = event_type__of(name, strlen(name));
+	t = r->type < 0 ? EVENT_UNKNOWN : (enum event_type)r->type;
 	if (!record_placed(r, o, t) || !record_complete(r, o, t))
 		return;
 	if (t == EVENT_UNKNOWN && !*name) {
@@ -268,6 +281,7 @@ void events_reader__line(struct events_reader *r, const char *line, size_t len, 
 	struct json_object *o;
 
 	r->line++;
+	r->type = -1;
 	if (memchr(line, '\0', len)) {
 		say(r, true, "%s:%d: NUL byte (line skipped)", r->label, r->line);
 		return;
@@ -346,6 +360,7 @@ int events_reader__init(struct events_reader *r, const char *label,
 	r->ops = ops;
 	r->ctx = ctx;
 	r->schema = -1;
+	r->type = -1;
 	r->tok = json_tokener_new();
 	return r->tok ? 0 : -ENOMEM;
 }

@@ -64,6 +64,13 @@ struct events_reader {
 	void *ctx;
 	struct json_tokener *tok;
 	int line;			/* lines read */
+	/*
+	 * The record on the current line: its type (EVENT_UNKNOWN, a type not
+	 * known here), or -1 while none can be read (not a JSON object, no
+	 * type string).  A problem() callback reads it to tell what a refused
+	 * record was.
+	 */
+	int type;
 	bool header, trailer;		/* the first of each, accepted */
 	bool cut;			/* the last line was cut short */
 	int64_t schema;			/* the header's (0 if it says none), -1 without a header */
