@@ -65,3 +65,18 @@ check "an existing run is never written into (exit 2, named)" \
 	"$BP" import -q -o "$tmp/res" --run-id after --mode before "$tmp/b.jsonl" "$tmp/c.jsonl"
 check "--mode names the mode: before/after an update is a compare" \
 	bash -c '"$1" compare "$2" "$3" >/dev/null 2>&1; [ $? -ne 2 ]' _ "$BP" "$tmp/res/before" "$tmp/res/after"
+
+# A log with a devnode the reader refuses is imported and named as kept,
+# incomplete; one whose probe record is refused cannot be a boot: refused,
+# its probe spans named unusable at FILE:LINE.
+sed '3i {"type":"devnode","ts_ns":5,"kind":"disk","name":"vda"}' "$tmp/a.jsonl" >"$tmp/devnode.jsonl"
+sed '2s/"pid":1,/"pid":"1",/' "$tmp/a.jsonl" >"$tmp/probe.jsonl"
+"$BP" import -q -o "$tmp/res" --run-id refused "$tmp/devnode.jsonl" "$tmp/probe.jsonl" >"$tmp/out3" 2>&1
+rc=$?
+sed 's/^/#   /' "$tmp/out3"
+check "a refused devnode: imported, and named as kept, incomplete (rc $rc)" \
+	bash -c '[ "$1" -eq 1 ] && [ -d "$3/boots/6.1.0-56-amd64-001" ] &&
+		grep -qF "bootprobe import: kept, incomplete: $2: 1 record refused (first: $2:3: devnode without kind, name or time (skipped)); incomplete: disks and interfaces" "$4"' \
+	_ "$rc" "$tmp/devnode.jsonl" "$tmp/res/refused" "$tmp/out3"
+check "a refused probe: the log is refused, its probe spans named unusable" \
+	grep -qF "bootprobe import: $tmp/probe.jsonl: refused: probe spans unusable ($tmp/probe.jsonl:2: field 'pid' is string, want int (record skipped))" "$tmp/out3"

@@ -4,10 +4,12 @@
  * record types, a boot folder missing files, an empty run.  Whatever is
  * usable is kept, every problem is named by file and line, nothing crashes.
  */
+#define _GNU_SOURCE
 #include "analyze.h"
 #include "explain.h"
 #include "boot.h"
 #include "check.h"
+#include "events.h"
 #include "rundata.h"
 #include "util.h"
 
@@ -252,9 +254,15 @@ static void records(void)
 	      "named as cut");
 	CHECK(has_warning(b, "ev:5: a second header") && has_warning(b, "ev:8: a second trailer") &&
 	      b->bpf_drops == 0, "a second header or trailer is named and the first one counts");
-	CHECK(b->rejected == 5 && boot_data__damaged(b) &&
+	CHECK(b->rejected == 5 &&
 	      !strcmp(b->first_rejected, "ev:2: field 'pid' is string, want int (record skipped)"),
-	      "the 5 refused records are counted, the first named: the boot is damaged");
+	      "the 5 refused records are counted, the first named");
+	CHECK_STR(b->unusable, "probe spans unusable (ev:2: field 'pid' is string, want int "
+		  "(record skipped))", "a refused probe leaves the boot unusable, named by the "
+		  "first such record");
+	CHECK(boot_data__unusable(b) && b->refused_incomplete == INC_KILLS,
+	      "the refused signal_generate makes the SIGKILLs incomplete, and only them (%#x)",
+	      b->refused_incomplete);
 	boot_data__free(b);
 	dir = xasprintf("%s/boots/sync-001", run);
 	mkdir_p(dir);
@@ -315,8 +323,11 @@ static void huge_values(void)
 	      "a trailer whose drops would overflow their sum is refused");
 	boot__metrics(b, &m);
 	boot_data__losses(b, &l);
-	CHECK(!m.probes && l.events && l.lost == 0,
+	CHECK(!m.probes && l.incomplete == INC_EVERY && l.lost == 0,
 	      "what is left: no probe, and a stream without its trailer is lossy");
+	CHECK(boot_data__unusable(b) && l.refused == 4 &&
+	      !strncmp(b->unusable, "probe spans unusable (ev:2: ", 28),
+	      "4 refused, the first probe's leaves the boot unusable");
 	boot_data__free(b);
 }
 
@@ -385,16 +396,157 @@ static void boot_trace_losses(void)
 
 		parse_text(b, text, "ev");
 		boot_data__losses(b, &l);
-		CHECK(boot_data__damaged(b) == cases[i].refused && l.events == cases[i].events &&
-		      l.probes == cases[i].probes && l.lost == cases[i].lost && !l.kills ==
-		      !cases[i].events,
+		CHECK(boot_data__unusable(b) == cases[i].refused &&
+		      (l.incomplete == INC_EVERY) == cases[i].events &&
+		      !!(l.incomplete & INC_PROBES) == cases[i].probes && l.lost == cases[i].lost &&
+		      !(l.incomplete & INC_KILLS) == !cases[i].events,
 		      "boot_trace %s: %s, lost %lld, %s", cases[i].boot_trace,
-		      cases[i].refused ? "refused" : "read", (long long)l.lost,
+		      cases[i].refused ? "refused: the trailer unusable" : "read", (long long)l.lost,
 		      cases[i].events ? "every count incomplete" :
 		      cases[i].probes ? "probe spans incomplete" : "nothing incomplete");
 		boot_data__free(b);
 		free(text);
 	}
+}
+
+/*
+ * A bad record never sinks a boot: refused devnode, signal_generate,
+ * kthread_end and probe_start records, a line of no JSON, cost what
+ * depends on each type; the probe spans, header and trailer are whole, so
+ * the boot is kept, its parts marked incomplete through the losses, and
+ * its refusals said in one line.  (The old rule made this boot damaged.)
+ */
+static void refused_kept(void)
+{
+	struct boot_data *b = boot_data__new("t");
+	struct boot_losses l;
+	struct boot_metrics m;
+	char *why;
+
+	parse_text(b,
+		"{\"type\":\"header\",\"schema\":1}\n"
+		"{\"type\":\"devnode\",\"ts_ns\":5,\"name\":\"vda\"}\n"
+		"{\"type\":\"devnode\",\"ts_ns\":6,\"kind\":\"block\",\"name\":\"vdb\"}\n"
+		"{\"type\":\"signal_generate\",\"ts_ns\":7,\"sig\":99,\"pid\":1}\n"
+		"{\"type\":\"kthread_end\",\"ts_ns\":\"8\",\"pid\":1}\n"
+		"{\"type\":\"probe_start\",\"ts_ns\":-1,\"pid\":1}\n"
+		"{\"type\":\"probe\",\"driver\":\"d\",\"device\":\"x\",\"pid\":3,"
+		"\"start_ns\":1000,\"end_ns\":2000,\"ret\":0}\n"
+		"{\"type\":\"trailer\",\"events_written\":3,\"events_dropped\":0,"
+		"\"bpf_drops\":0}\n", "ev");
+	boot_data__losses(b, &l);
+	boot__metrics(b, &m);
+	CHECK(!boot_data__unusable(b) && b->rejected == 4 && b->nr_probes == 1 &&
+	      b->nr_devnodes == 1 && m.probes == 1,
+	      "4 records refused: the boot is kept, with its probe and its good devnode");
+	CHECK(l.refused == 4 && l.incomplete == (INC_DEVNODES | INC_KILLS | INC_KTHREADS),
+	      "the losses mark disks and interfaces, SIGKILLs and kthread_create() incomplete, "
+	      "nothing for a probe_start (%#x)", l.incomplete);
+	why = boot_data__refusals(b);
+	CHECK_STR(why, "4 records refused (first: ev:2: devnode without kind, name or time "
+		  "(skipped)); incomplete: SIGKILLs, kthread_create(), disks and interfaces",
+		  "one line says how many, the first at FILE:LINE, and what is incomplete");
+	free(why);
+	boot_data__free(b);
+
+	b = boot_data__new("t");
+	parse_text(b, "{\"type\":\"header\",\"schema\":1}\nnot json\n"
+		   "{\"type\":\"trailer\",\"bpf_drops\":0}\n", "ev");
+	boot_data__losses(b, &l);
+	CHECK(!boot_data__unusable(b) && l.incomplete == INC_EVERY,
+	      "a line whose type cannot be read makes every count incomplete, like a drop");
+	boot_data__free(b);
+}
+
+/* The refusal cost of every record type: the header, trailer and probe only sink a boot. */
+static void refusal_costs(void)
+{
+	for (int t = 0; t < EVENT_TYPE_MAX; t++) {
+		const char *unusable;
+		unsigned inc = boot_data__refusal_cost(t, &unusable);
+		bool sinks = t == EVENT_HEADER || t == EVENT_TRAILER || t == EVENT_PROBE;
+
+		CHECK(!!unusable == sinks && !(unusable && inc) && !(inc & ~INC_EVERY),
+		      "a refused '%s' record %s", t ? event_type__name(t) : "(unknown type)",
+		      sinks ? "leaves the boot out" : "keeps the boot");
+	}
+}
+
+/* The row of docs/events.md's cost table naming `@name`, or NULL. */
+static char *doc_row(char *const *rows, int n, const char *name)
+{
+	char *tick = xasprintf("`%s`", name);
+
+	for (int i = 0; i < n; i++) {
+		char *cell1_end = strchr(rows[i] + 1, '|');
+
+		if (cell1_end && memmem(rows[i], cell1_end - rows[i], tick, strlen(tick))) {
+			free(tick);
+			return rows[i];
+		}
+	}
+	free(tick);
+	return NULL;
+}
+
+/* Cell @k (1-based) of a "| a | b | c |" row, trimmed, into @buf. */
+static const char *doc_cell(const char *row, int k, char *buf, size_t len)
+{
+	const char *p = row;
+
+	for (int i = 0; i < k && p; i++)
+		p = strchr(p + 1, '|');
+	if (!p)
+		return "";
+	p += strspn(p + 1, " ") + 1;
+	snprintf(buf, len, "%.*s", (int)strcspn(p, "|"), p);
+	for (size_t n = strlen(buf); n && buf[n - 1] == ' '; n--)
+		buf[n - 1] = '\0';
+	return buf;
+}
+
+/*
+ * docs/events.md's "What a refused record costs" says what refusal_costs[]
+ * does, type by type: one fact, two places, checked to agree.
+ */
+static void refusal_costs_documented(void)
+{
+	size_t len = 0;
+	char *text = read_file("docs/events.md", &len), *sec, *save = NULL, *rows[64];
+	int n = 0;
+
+	sec = text ? strstr(text, "### What a refused record costs") : NULL;
+	if (!sec) {
+		CHECK(0, "docs/events.md has a section \"What a refused record costs\"");
+		free(text);
+		return;
+	}
+	if (strstr(sec + 1, "\n##"))
+		*strstr(sec + 1, "\n##") = '\0';
+	for (char *l = strtok_r(sec, "\n", &save); l && n < 64; l = strtok_r(NULL, "\n", &save))
+		if (!strncmp(l, "| `", 3) || !strncmp(l, "| a line", 8))
+			rows[n++] = l;
+	for (int t = 1; t <= EVENT_TYPE_MAX; t++) {
+		/* EVENT_TYPE_MAX stands for a line whose type cannot be read (-1). */
+		bool untyped = t == EVENT_TYPE_MAX;
+		const char *name = untyped ? "a line whose type" : event_type__name(t), *unusable;
+		unsigned inc = boot_data__refusal_cost(untyped ? -1 : t, &unusable);
+		char *row = untyped ? NULL : doc_row(rows, n, name), want[256], got[2][256];
+
+		for (int i = 0; untyped && i < n; i++)
+			if (!strncmp(rows[i], "| a line", 8))
+				row = rows[i];
+		if (!unusable && !inc)
+			snprintf(want, sizeof(want), "nothing");
+		else
+			incomplete__text(inc, want, sizeof(want));
+		CHECK(row && !strcmp(doc_cell(row, 1, got[0], sizeof(got[0])),
+				     unusable ? "left out" : "kept") &&
+		      !strcmp(doc_cell(row, 2, got[1], sizeof(got[1])), unusable ? "—" : want),
+		      "docs/events.md: a refused %s: %s, incomplete: %s", name,
+		      unusable ? "left out" : "kept", unusable ? "—" : want);
+	}
+	free(text);
 }
 
 /*
@@ -573,6 +725,9 @@ int main(void)
 	huge_values();
 	lost_sum();
 	boot_trace_losses();
+	refused_kept();
+	refusal_costs();
+	refusal_costs_documented();
 	far_init_start();
 	pre_collector_probes();
 	{

@@ -165,15 +165,20 @@ static void mode__add_device_ends(struct mode_stats *m, const struct boot_data *
 	}
 }
 
-/* What @b's collector lost: counted so that no incomplete count looks whole. */
+/*
+ * What @b's collector lost or the reader refused: counted so that no
+ * incomplete count looks whole.
+ */
 static void mode__add_losses(struct mode_stats *m, const struct boot_data *b)
 {
 	struct boot_losses l;
 
 	boot_data__losses(b, &l);
-	m->boots_lossy += l.events || l.kills || l.probes || l.kthreads;
-	m->boots_kills_incomplete += l.kills;
-	m->boots_probes_incomplete += l.probes;
+	m->boots_lossy += l.incomplete != 0;
+	m->boots_kills_incomplete += !!(l.incomplete & INC_KILLS);
+	m->boots_probes_incomplete += !!(l.incomplete & INC_PROBES);
+	m->boots_refused += l.refused > 0;
+	m->records_refused += l.refused;
 	/* Each boot's is at most INT64_MAX (boot.c saturates it); the sum saturates too. */
 	m->events_lost = l.lost > INT64_MAX - m->events_lost ? INT64_MAX : m->events_lost + l.lost;
 }

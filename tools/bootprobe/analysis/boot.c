@@ -38,15 +38,108 @@ static void warn(struct boot_data *b, const char *fmt, ...)
 }
 
 /*
- * A record of the event stream refused at its line: named like any warning,
- * and counted, because a boot whose stream lost records to damage is not
- * one the statistics can use (boot_data__damaged()).
+ * What a refused record costs, by its type: what the analysis makes of
+ * that type (add_record() below) is what the boot lacks without it.  The
+ * boot cannot do without its header (the clocks' offset), its trailer (what
+ * the collector lost) or a probe span (boot time and every probe metric);
+ * any other type makes its own parts incomplete.  A type the analysis does
+ * not read costs nothing but the count.  docs/events.md, "What a refused
+ * record costs", is this table in words.
  */
-static void reject(struct boot_data *b, const char *msg)
+static const struct refusal_cost {
+	unsigned incomplete;		/* enum incomplete */
+	const char *unusable;		/* else the part the boot cannot do without */
+} refusal_costs[EVENT_TYPE_MAX] = {
+	[EVENT_UNKNOWN] = { 0, NULL },		/* a type not known here: never read */
+	[EVENT_PROBE_START] = { 0, NULL },	/* the probe record holds its span */
+	[EVENT_PROBE] = { 0, "probe spans" },
+	[EVENT_KTHREAD_START] = { 0, NULL },	/* kthread_end holds the wait */
+	[EVENT_KTHREAD_END] = { INC_KTHREADS, NULL },
+	[EVENT_SIGNAL_GENERATE] = { INC_KILLS, NULL },
+	[EVENT_SIGNAL_DELIVER] = { INC_SIGNAL_ENDS, NULL },
+	[EVENT_EXIT] = { INC_SIGNAL_ENDS, NULL },
+	[EVENT_MODULE_LOAD_START] = { 0, NULL },	/* module_load holds the span */
+	[EVENT_MODULE_LOAD] = { INC_MODULES, NULL },
+	[EVENT_MODULE_INIT] = { 0, NULL },
+	[EVENT_DEVNODE] = { INC_DEVNODES, NULL },
+	[EVENT_INIT_EXEC] = { INC_INIT_EXEC, NULL },
+	[EVENT_HEADER] = { 0, "header" },
+	[EVENT_TRAILER] = { 0, "trailer" },
+	[EVENT_ATTACHMENT] = { INC_ATTACHMENTS, NULL },
+	[EVENT_INITCALL] = { 0, NULL },
+	[EVENT_INITCALL_START] = { 0, NULL },
+};
+
+unsigned boot_data__refusal_cost(int type, const char **unusable)
 {
+	*unusable = NULL;
+	/*
+	 * A line whose type cannot be read (no JSON object, no type) could
+	 * have been any record: every count is incomplete, as when the
+	 * collector drops one, and like a drop it does not sink the boot.
+	 */
+	if (type < 0 || type >= EVENT_TYPE_MAX)
+		return INC_EVERY;
+	*unusable = refusal_costs[type].unusable;
+	return refusal_costs[type].incomplete;
+}
+
+static const char *const incomplete_names[] = {
+	"probes", "SIGKILLs", "signal ends", "kthread_create()", "module loads",
+	"disks and interfaces", "init exec", "attachments",
+};
+
+const char *incomplete__name(unsigned bit)
+{
+	return bit < sizeof(incomplete_names) / sizeof(incomplete_names[0]) ?
+	       incomplete_names[bit] : NULL;
+}
+
+const char *incomplete__text(unsigned mask, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if ((mask & INC_EVERY) == INC_EVERY) {
+		snprintf(buf, len, "every count");
+		return buf;
+	}
+	for (unsigned i = 0; incomplete__name(i); i++)
+		if (mask & (1u << i) && n < len)
+			n += snprintf(buf + n, len - n, "%s%s", n ? ", " : "", incomplete__name(i));
+	return buf;
+}
+
+/*
+ * A record of the event stream refused at its line (its @type, -1 if none
+ * could be read): named like any warning, counted, and what depended on its
+ * type marked incomplete, or the boot unusable (boot_data__unusable()).
+ */
+static void reject(struct boot_data *b, int type, const char *msg)
+{
+	const char *unusable;
+
 	if (!b->rejected++)
 		b->first_rejected = xstrdup(msg);
+	b->refused_incomplete |= boot_data__refusal_cost(type, &unusable);
+	if (unusable && !b->unusable)
+		b->unusable = xasprintf("%s unusable (%s)", unusable, msg);
 	warn(b, "%s", msg);
+}
+
+char *boot_data__refusals(const struct boot_data *b)
+{
+	char parts[256];
+
+	if (b->unusable)
+		return xstrdup(b->unusable);
+	if (!b->rejected)
+		return NULL;
+	return xasprintf("%d record%s refused (first: %s); incomplete: %s", b->rejected,
+			 b->rejected == 1 ? "" : "s", b->first_rejected,
+			 b->refused_incomplete ?
+			 incomplete__text(b->refused_incomplete, parts, sizeof(parts)) :
+			 "nothing (no count reads them)");
 }
 
 static void copy(char *dst, const char *src)
@@ -292,14 +385,19 @@ void boot_data__losses(const struct boot_data *b, struct boot_losses *l)
 	l->lost = sat_add(sat_add(nonneg(b->bpf_drops), nonneg(b->events_dropped)),
 			  sat_add(nonneg(b->boot_trace_overwritten),
 				  nonneg(b->boot_trace_spans_lost)));
-	l->events = b->bpf_drops > 0 || b->events_dropped > 0 ||
-		    b->boot_trace_overwritten > 0 || !b->has_trailer;
-	l->kills = l->events || not_attached(b, "signal_generate");
-	l->probes = l->events || b->boot_trace_spans_lost > 0 ||
-		    not_attached(b, "probe_enter") || not_attached(b, "probe_exit");
-	l->kthreads = l->events || ((not_attached(b, "kthread_tp_end") ||
-				     not_attached(b, "kthread_tp_start")) &&
-				    not_attached(b, "kthread_fexit"));
+	l->refused = b->rejected;
+	l->incomplete = b->refused_incomplete;
+	if (b->bpf_drops > 0 || b->events_dropped > 0 || b->boot_trace_overwritten > 0 ||
+	    !b->has_trailer)
+		l->incomplete |= INC_EVERY;
+	if (not_attached(b, "signal_generate"))
+		l->incomplete |= INC_KILLS;
+	if (b->boot_trace_spans_lost > 0 || not_attached(b, "probe_enter") ||
+	    not_attached(b, "probe_exit"))
+		l->incomplete |= INC_PROBES;
+	if ((not_attached(b, "kthread_tp_end") || not_attached(b, "kthread_tp_start")) &&
+	    not_attached(b, "kthread_fexit"))
+		l->incomplete |= INC_KTHREADS;
 }
 
 static void add_attachment(struct boot_data *b, struct json_object *r, const char *label,
@@ -363,10 +461,11 @@ int boot_data__save_attachments(const struct boot_data *b)
 	return n;
 }
 
-/* The boot a stream is read into, and the stream's name. */
+/* The boot a stream is read into, the stream's name, and its reader. */
 struct stream {
 	struct boot_data *b;
 	const char *label;
+	const struct events_reader *r;
 };
 
 /* A record the reader accepted, to what the analysis keeps of it. */
@@ -422,7 +521,7 @@ static void stream_problem(void *ctx, bool damage, const char *msg)
 	struct stream *st = ctx;
 
 	if (damage)
-		reject(st->b, msg);
+		reject(st->b, st->r->type, msg);
 	else
 		warn(st->b, "%s", msg);
 }
@@ -435,8 +534,8 @@ static const struct events_ops boot_events_ops = {
 void boot_data__parse_events(struct boot_data *b, const char *text, size_t len,
 			     const char *label)
 {
-	struct stream st = { .b = b, .label = label };
 	struct events_reader r;
+	struct stream st = { .b = b, .label = label, .r = &r };
 
 	if (events_reader__init(&r, label, &boot_events_ops, &st))
 		abort();
@@ -717,6 +816,7 @@ void boot_data__free(struct boot_data *b)
 	free(b->devices);
 	strv__free(&b->warnings);
 	free(b->first_rejected);
+	free(b->unusable);
 	strv__free(&b->udev_ignored);
 	strv__free(&b->not_attached);
 	free(b->dir);

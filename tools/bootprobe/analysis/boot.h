@@ -157,21 +157,66 @@ struct boot_data {
 	int unknown_records;
 	int rejected;			/* stream records refused (warnings say why) */
 	char *first_rejected;		/* the first of them, "file:line: why" */
+	unsigned refused_incomplete;	/* enum incomplete: what those refusals cost */
+	/*
+	 * The first refused record the boot cannot do without (its header,
+	 * trailer or a probe span): "probe spans unusable (file:line: why)";
+	 * NULL if none.  See boot_data__unusable().
+	 */
+	char *unusable;
 	struct strv warnings;		/* "file:line: what" */
 };
 
 /* An empty boot (no boot.json read): for tests and the fuzzer. */
 struct boot_data *boot_data__new(const char *dir);
 /*
- * A boot whose event stream had records refused (damaged or forged: a
- * wrong type, a time out of range, a second header, a NUL byte, ...): its
- * counts cannot be trusted, so no statistic uses it.  A stream cut short
- * is a loss (boot_data__losses()), not damage.
+ * The parts of a boot's counts, one bit each: what a loss (boot_data__losses())
+ * or a refused record (boot_data__refusal_cost()) makes incomplete.
+ * docs/events.md, "What a refused record costs", lists the metrics of each.
  */
-static inline bool boot_data__damaged(const struct boot_data *b)
+enum incomplete {
+	INC_PROBES = 1 << 0,		/* probe spans */
+	INC_KILLS = 1 << 1,		/* SIGKILLs and the other signals followed */
+	INC_SIGNAL_ENDS = 1 << 2,	/* what became of a signal: delivered, the exit */
+	INC_KTHREADS = 1 << 3,		/* kthread_create() */
+	INC_MODULES = 1 << 4,		/* module loads */
+	INC_DEVNODES = 1 << 5,		/* disks and interfaces appearing */
+	INC_INIT_EXEC = 1 << 6,		/* PID 1's exec of the root's init */
+	INC_ATTACHMENTS = 1 << 7,	/* the guest's files: systemd-analyze's output */
+	INC_EVERY = (1 << 8) - 1,
+};
+/* Each part's name in reports, in bit order; NULL past the last. */
+const char *incomplete__name(unsigned bit);
+/* @mask in words, ", "-separated ("every count" when all) into @buf of @len. */
+const char *incomplete__text(unsigned mask, char *buf, size_t len);
+
+/*
+ * What a refused record of stream type @type (enum event_type; -1: its
+ * type could not be read) costs the boot: the parts it makes incomplete, or
+ * (*@unusable set, 0 returned) the part the boot cannot do without: its
+ * "header", "trailer" or "probe spans".  One table, in boot.c.
+ */
+unsigned boot_data__refusal_cost(int type, const char **unusable);
+
+/*
+ * A boot whose header, trailer or probe spans had a record refused: no
+ * statistic can use it (b->unusable says why).  Any other refused record
+ * (damaged or forged: a wrong type, a time out of range, a NUL byte, ...)
+ * costs only what depends on its type (b->refused_incomplete); a stream cut
+ * short is a loss (boot_data__losses()), not a refusal.
+ */
+static inline bool boot_data__unusable(const struct boot_data *b)
 {
-	return b->rejected > 0;
+	return b->unusable != NULL;
 }
+/*
+ * What the refused records of @b cost, in words, for every output that
+ * says it (report, compare, explain, import): "probe spans unusable
+ * (FILE:LINE: why)" for an unusable boot, else "N records refused (first:
+ * FILE:LINE: why); incomplete: PARTS"; NULL if none was refused.  The
+ * caller frees it.
+ */
+char *boot_data__refusals(const struct boot_data *b);
 /* Load @dir; NULL only if it is not a boot folder at all (message in @err). */
 struct boot_data *boot_data__load(const char *dir, char *err, int errlen);
 void boot_data__free(struct boot_data *b);
@@ -193,19 +238,18 @@ int boot_data__parse_boot_json(struct boot_data *b, const char *text, size_t len
 			       const char *label, char *err, int errlen);
 
 /*
- * What the collector lost in a boot, and so which of its counts are
- * incomplete: any dropped event (BPF ring buffer, writer, an entry
- * overwritten in the boot-time trace) or a stream without its trailer makes
- * every count incomplete; a span the boot-time trace could not keep makes
- * the probe spans incomplete; a program that was not attached makes its own
- * records (with no stand-in attached) incomplete.
+ * What the collector lost in a boot or the reader refused, and so which of
+ * its counts are incomplete: any dropped event (BPF ring buffer, writer, an
+ * entry overwritten in the boot-time trace) or a stream without its trailer
+ * makes every count incomplete; a span the boot-time trace could not keep
+ * makes the probe spans incomplete; a program that was not attached makes
+ * its own records (with no stand-in attached) incomplete; a refused record
+ * makes what depends on its type incomplete (boot_data__refusal_cost()).
  */
 struct boot_losses {
-	bool events;		/* drops, or no trailer */
-	bool kills;		/* SIGKILLs: events, or signal_generate not attached */
-	bool probes;		/* probe spans: events, or probe_enter/probe_exit not attached */
-	bool kthreads;		/* kthread_create(): events, or neither source attached */
+	unsigned incomplete;	/* enum incomplete: drops or no trailer make it INC_EVERY */
 	int64_t lost;		/* bpf_drops + events_dropped + the boot-time trace's (saturated) */
+	int refused;		/* records refused (b->rejected) */
 };
 void boot_data__losses(const struct boot_data *b, struct boot_losses *l);
 

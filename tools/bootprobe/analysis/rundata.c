@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A run folder loaded: its manifest, its boots, the damaged ones named. */
+/* A run folder loaded: its manifest, its boots, those left out named. */
 #define _GNU_SOURCE
 #include "rundata.h"
 #include "drivers.h"
@@ -124,7 +124,8 @@ static void read_manifest(struct run_data *r, struct json_object *man)
 
 /*
  * A boot left out of every statistic: boot.json unreadable (@b NULL, @msg
- * says why) or records of its stream refused.  Its warnings are kept.
+ * says why) or its header, trailer or probe spans unusable.  Its warnings
+ * are kept.
  */
 static void run_data__add_damaged(struct run_data *r, const char *bdir, const struct boot_data *b,
 				  const char *msg)
@@ -133,6 +134,7 @@ static void run_data__add_damaged(struct run_data *r, const char *bdir, const st
 	struct damaged_boot *d;
 
 	d = ARRAY_PUSH(r->damaged, r->nr_damaged);
+	d->dir = xstrdup(bdir);
 	if (!b) {
 		d->name = xstrdup(slash ? slash + 1 : bdir);
 		d->mode = xstrdup("?");
@@ -142,10 +144,36 @@ static void run_data__add_damaged(struct run_data *r, const char *bdir, const st
 	}
 	d->name = xstrdup(b->name);
 	d->mode = xstrdup(b->mode);
-	d->why = xasprintf("%d record%s of its event stream refused, the first: %s", b->rejected,
-			   b->rejected == 1 ? "" : "s", b->first_rejected);
+	d->why = boot_data__refusals(b);
+	d->first = b->first_rejected ? xstrdup(b->first_rejected) : NULL;
 	for (size_t j = 0; j < b->warnings.n; j++)
 		strv__push(&r->warnings, b->warnings.v[j]);
+}
+
+/* "… and N more KIND" after @max lines, if there were more. */
+static void more_lines(FILE *out, const char *prefix, int n, int max, const char *kind)
+{
+	if (max && n > max)
+		fprintf(out, "%s… and %d more %s\n", prefix, n - max, kind);
+}
+
+int run_data__print_verdicts(const struct run_data *r, FILE *out, const char *prefix, int max)
+{
+	int kept = 0;
+
+	for (int i = 0; i < r->nr_damaged && (!max || i < max); i++)
+		fprintf(out, "%sleft out: %s: %s\n", prefix, r->damaged[i].dir, r->damaged[i].why);
+	more_lines(out, prefix, r->nr_damaged, max, "left out");
+	for (int i = 0; i < r->nr_boots; i++) {
+		char *why = boot_data__refusals(r->boots[i]);
+
+		if (why && (!max || kept < max))
+			fprintf(out, "%skept, incomplete: %s: %s\n", prefix, r->boots[i]->dir, why);
+		kept += why != NULL;
+		free(why);
+	}
+	more_lines(out, prefix, kept, max, "kept, incomplete");
+	return r->nr_damaged + kept;
 }
 
 void run_data__read_manifest(struct run_data *r, const char *text, size_t len,
@@ -195,7 +223,7 @@ struct run_data *run_data__load(const char *dir, char *err, int errlen)
 		char msg[512];
 		struct boot_data *b = boot_data__load(dirs.v[i], msg, sizeof(msg));
 
-		if (b && !boot_data__damaged(b)) {
+		if (b && !boot_data__unusable(b)) {
 			r->boots[r->nr_boots++] = b;
 			continue;
 		}
@@ -205,7 +233,7 @@ struct run_data *run_data__load(const char *dir, char *err, int errlen)
 	strv__free(&dirs);
 	if (!r->nr_boots) {
 		if (r->nr_damaged)
-			snprintf(err, errlen, "%s: no usable boot: %d damaged, the first %s: %.300s",
+			snprintf(err, errlen, "%s: no usable boot: %d left out, the first %s: %.300s",
 				 dir, r->nr_damaged, r->damaged[0].name, r->damaged[0].why);
 		else
 			snprintf(err, errlen, "%s: no finished boot to analyse (empty run?)", dir);
@@ -262,6 +290,8 @@ void run_data__free(struct run_data *r)
 		free(r->damaged[i].name);
 		free(r->damaged[i].mode);
 		free(r->damaged[i].why);
+		free(r->damaged[i].dir);
+		free(r->damaged[i].first);
 	}
 	free(r->damaged);
 	free(r->dir);

@@ -9,6 +9,7 @@
 #include "stats.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 
 struct json_object;
 
@@ -68,8 +69,9 @@ struct mode_stats {
 	int probes, failed_probes;	/* in ok boots, like every metric */
 	int boots_with_failed;		/* ok boots with a failed probe */
 	int boots_udev_ignored;		/* boots where udevd ignored a rules setting */
-	/* boots whose collector lost something (boot_data__losses) */
+	/* boots whose collector lost something or records were refused (boot_data__losses) */
 	int boots_lossy, boots_kills_incomplete, boots_probes_incomplete;
+	int boots_refused, records_refused;	/* kept boots with records refused; those records */
 	int64_t events_lost;		/* boot_losses.lost, summed */
 	char *udev_ignored;		/* the first such line, for the report */
 	int devices;			/* test devices per boot, the most an ok boot listed */
@@ -123,12 +125,27 @@ struct run_data {
 	struct mode_stats *modes;
 	int nr_modes;
 	struct strv warnings;
-	/* Boots left out of every statistic: unreadable or damaged (boot_data__damaged()). */
+	/*
+	 * Boots left out of every statistic: boot.json unreadable, or the
+	 * header, trailer or probe spans unusable (boot_data__unusable()).
+	 * Boots kept with records refused are in boots[] (b->rejected).
+	 */
 	struct damaged_boot {
-		char *name, *mode, *why;
+		char *name, *mode, *dir, *why;
+		char *first;	/* the first refused record, "FILE:LINE: why"; NULL if none */
 	} *damaged;
 	int nr_damaged;
 };
+
+/*
+ * What became of each boot with a refused record or an unreadable boot.json,
+ * one line each, for every output that must say it (report, compare,
+ * explain): "left out: DIR: WHY" for a boot left out, "kept, incomplete:
+ * DIR: N records refused (first: FILE:LINE: why); incomplete: PARTS" for
+ * one kept.  Each line starts with @prefix; at most @max lines of each kind
+ * (0: all), then one saying how many more.  The number of boots named.
+ */
+int run_data__print_verdicts(const struct run_data *r, FILE *out, const char *prefix, int max);
 
 /* Load every boot of a run; NULL with a message if there is nothing to use. */
 struct run_data *run_data__load(const char *dir, char *err, int errlen);

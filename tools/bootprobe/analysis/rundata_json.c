@@ -157,6 +157,9 @@ static json_object *mode__headline_json(const struct mode_stats *m)
 		json_object_object_add(o, "boots_probes_incomplete",
 				       json_object_new_int(m->boots_probes_incomplete));
 		json_object_object_add(o, "events_lost", json_object_new_int64(m->events_lost));
+		json_object_object_add(o, "boots_refused", json_object_new_int(m->boots_refused));
+		json_object_object_add(o, "records_refused",
+				       json_object_new_int(m->records_refused));
 	}
 	return o;
 }
@@ -201,7 +204,7 @@ static json_object *mode_comparison__json(const struct mode_stats *a, const stru
 	return o;
 }
 
-/* The boots left out, each with its mode and why. */
+/* The boots left out, each with its mode, folder and why. */
 static json_object *damaged__json(const struct run_data *r)
 {
 	json_object *a = json_object_new_array();
@@ -211,8 +214,52 @@ static json_object *damaged__json(const struct run_data *r)
 
 		json_object_object_add(d, "boot", json_object_new_string(r->damaged[i].name));
 		json_object_object_add(d, "mode", json_object_new_string(r->damaged[i].mode));
+		json_object_object_add(d, "dir", json_object_new_string(r->damaged[i].dir));
 		json_object_object_add(d, "why", json_object_new_string(r->damaged[i].why));
+		/* The first refused record, as in incomplete_boots; null for a boot.json unread. */
+		json_object_object_add(d, "first_refused", r->damaged[i].first ?
+				       json_object_new_string(r->damaged[i].first) : NULL);
 		json_object_array_add(a, d);
+	}
+	return a;
+}
+
+/* The parts of @mask by name (incomplete__name()). */
+static json_object *incomplete__json(unsigned mask)
+{
+	json_object *a = json_object_new_array();
+
+	for (unsigned i = 0; incomplete__name(i); i++)
+		if (mask & (1u << i))
+			json_object_array_add(a, json_object_new_string(incomplete__name(i)));
+	return a;
+}
+
+/*
+ * The boots kept with records refused: how many, the first, what they
+ * made incomplete, and the words every output uses (boot_data__refusals()).
+ */
+static json_object *incomplete_boots__json(const struct run_data *r)
+{
+	json_object *a = json_object_new_array();
+
+	for (int i = 0; i < r->nr_boots; i++) {
+		const struct boot_data *b = r->boots[i];
+		char *why = boot_data__refusals(b);
+		json_object *d;
+
+		if (!why)
+			continue;
+		d = json_object_new_object();
+		json_object_object_add(d, "boot", json_object_new_string(b->name));
+		json_object_object_add(d, "mode", json_object_new_string(b->mode));
+		json_object_object_add(d, "dir", json_object_new_string(b->dir));
+		json_object_object_add(d, "records_refused", json_object_new_int(b->rejected));
+		json_object_object_add(d, "first_refused", json_object_new_string(b->first_rejected));
+		json_object_object_add(d, "incomplete", incomplete__json(b->refused_incomplete));
+		json_object_object_add(d, "why", json_object_new_string(why));
+		json_object_array_add(a, d);
+		free(why);
 	}
 	return a;
 }
@@ -228,7 +275,9 @@ json_object *run_data__summary_json(struct run_data *r)
 	json_object_object_add(o, "schema", json_object_new_int(1));
 	json_object_object_add(o, "run", json_object_new_string(r->run_id));
 	json_object_object_add(o, "boots", json_object_new_int(r->nr_boots));
+	/* Boots left out of every statistic, and boots kept with records refused. */
 	json_object_object_add(o, "damaged_boots", damaged__json(r));
+	json_object_object_add(o, "incomplete_boots", incomplete_boots__json(r));
 	json_object_object_add(o, "boot_time_definition",
 			       json_object_new_string(boot_time_words));
 	/* Modes in run order (an array: "modes" is keyed by name). */

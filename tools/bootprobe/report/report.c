@@ -91,7 +91,7 @@ static void hl_row__fill(struct hl_row *row, const struct mode_stats *m)
 		snprintf(row->cell[HL_CI], len, "%.3f .. %.3f", boot->ci_lo, boot->ci_hi);
 	else
 		snprintf(row->cell[HL_CI], len, "-");
-	/* '*': a lower bound, the collector lost something in some boots. */
+	/* '*': a lower bound: the collector lost something, or records were refused. */
 	snprintf(row->cell[HL_KILLED], len, "%d/%d%s", m->boots_with_kills, m->boots,
 		 m->boots_kills_incomplete ? "*" : "");
 	snprintf(row->cell[HL_FAILED], len, "%d (%d/%d)%s", m->failed_probes, m->boots_with_failed,
@@ -184,7 +184,7 @@ static void put_summary_cells(struct doc *d, const struct summary *s)
 	doc__cellf(d, "%s – %s", mn, mx);
 }
 
-/* A mode whose collector lost something: its counts are lower bounds. */
+/* A mode whose collector lost something or whose records were refused: lower bounds. */
 static void put_mode_losses(struct doc *d, const struct mode_stats *m)
 {
 	if (!m->boots_lossy)
@@ -192,10 +192,10 @@ static void put_mode_losses(struct doc *d, const struct mode_stats *m)
 	doc__para(d);
 	doc__bold(d, "Incomplete counts");
 	doc__text(d, ": the collector lost %lld events in this mode's boots, or ran without a "
-		  "program; SIGKILLs are unknown in %d of %d boots and probes in %d (see \"What "
-		  "the collector lost\"). Counts below are lower bounds.",
-		  (long long)m->events_lost, m->boots_kills_incomplete, m->boots,
-		  m->boots_probes_incomplete);
+		  "program; %d records were refused in %d boots; SIGKILLs are unknown in %d of %d "
+		  "boots and probes in %d (see \"What the collector lost\"). Counts below are "
+		  "lower bounds.", (long long)m->events_lost, m->records_refused, m->boots_refused,
+		  m->boots_kills_incomplete, m->boots, m->boots_probes_incomplete);
 }
 
 /* A mode with more drivers than this gets no per-driver rows in its table. */
@@ -362,8 +362,8 @@ static void put_headline(struct doc *d, const struct run_data *r)
 	}
 	if (lossy) {
 		doc__para(d);
-		doc__name(d, "* lower bounds: the collector lost events or ran without a program in "
-			  "some boots (see \"What the collector lost\").");
+		doc__name(d, "* lower bounds: the collector lost events or ran without a program, or "
+			  "records were refused, in some boots (see \"What the collector lost\").");
 	}
 }
 
@@ -1177,30 +1177,18 @@ static void put_kills(struct doc *d, struct run_data *r)
 		doc__para(d);
 		doc__text(d, "No SIGKILL was seen hitting a task loading a module or probing, and no "
 			  "failed probe, but in %d boots the collector lost events or did not trace "
-			  "signals: kills there are unknown.", unknown);
+			  "signals, or signal records were refused: kills there are unknown.", unknown);
 	}
 }
 
-/* "SIGKILLs probes (every count)": what @l makes incomplete, space-separated. */
-static const char *losses_text(const struct boot_losses *l)
-{
-	static char buf[96];
-	const char *what[] = { l->kills ? "SIGKILLs" : NULL, l->probes ? "probes" : NULL,
-			       l->kthreads ? "kthread_create()" : NULL,
-			       l->events ? "(every count)" : NULL };
-	size_t len = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof(what) / sizeof(what[0]); i++)
-		if (what[i])
-			len += snprintf(buf + len, sizeof(buf) - len, "%s%s", len ? " " : "",
-					what[i]);
-	return buf;
-}
-
-/* Every boot whose collector lost events or ran without a program that counts. */
+/*
+ * Every boot whose collector lost events or ran without a program that
+ * counts, or whose stream had records refused (kept: the boots left out are
+ * in "Boots left out or incomplete").
+ */
 static void put_losses(struct doc *d, struct run_data *r)
 {
+	char parts[256];
 	int n = 0;
 
 	for (int i = 0; i < r->nr_boots; i++) {
@@ -1208,7 +1196,7 @@ static void put_losses(struct doc *d, struct run_data *r)
 		struct boot_losses l;
 
 		boot_data__losses(b, &l);
-		if (!l.events && !l.kills && !l.probes && !l.kthreads)
+		if (!l.incomplete && !l.refused)
 			continue;
 		if (!n++) {
 			put_heading(d, 2, "What the collector lost");
@@ -1217,10 +1205,12 @@ static void put_losses(struct doc *d, struct run_data *r)
 				  "buffer, writer), entries overwritten in the boot-time trace or "
 				  "spans it could not keep (kprobe hits not recorded, starts "
 				  "dropped, spans not followed past the collector's start), a "
-				  "stream without its trailer, or a program that was not attached.");
+				  "stream without its trailer, a program that was not attached, or "
+				  "records the reader refused (what each record type costs: "
+				  "docs/events.md, \"What a refused record costs\").");
 			put_table(d, (const char *const[]){ "boot", "BPF drops", "writer drops",
 					"boot-time trace: overwritten", "spans lost", "trailer",
-					"incomplete", NULL });
+					"refused", "incomplete", NULL });
 		}
 		doc__row(d);
 		doc__cell_name(d, b->name);
@@ -1229,7 +1219,9 @@ static void put_losses(struct doc *d, struct run_data *r)
 		doc__cellf(d, "%lld", (long long)b->boot_trace_overwritten);
 		doc__cellf(d, "%lld", (long long)b->boot_trace_spans_lost);
 		doc__cellf(d, "%s", b->has_trailer ? "yes" : "missing");
-		doc__cellf(d, "%s", losses_text(&l));
+		doc__cellf(d, "%d", l.refused);
+		doc__cellf(d, "%s", l.incomplete ? incomplete__text(l.incomplete, parts,
+								   sizeof(parts)) : "nothing");
 	}
 }
 
@@ -1326,25 +1318,55 @@ static void put_hosts(struct doc *d, const struct run_data *r)
 	free(t);
 }
 
-/* Boots left out of every statistic, named early: every number is without them. */
+/* Boots kept with records refused. */
+static int nr_kept_incomplete(const struct run_data *r)
+{
+	int n = 0;
+
+	for (int i = 0; i < r->nr_boots; i++)
+		n += r->boots[i]->rejected > 0;
+	return n;
+}
+
+/*
+ * Boots left out of every statistic, and boots kept with records refused,
+ * named early: every number is without the first, and the second's
+ * incomplete parts are lower bounds.
+ */
 static void put_damaged(struct doc *d, const struct run_data *r)
 {
-	bool one = r->nr_damaged == 1;
+	int kept = nr_kept_incomplete(r);
 
-	if (!r->nr_damaged)
+	if (!r->nr_damaged && !kept)
 		return;
-	put_heading(d, 2, "Damaged boots, left out");
+	put_heading(d, 2, "Boots left out or incomplete");
 	doc__para(d);
-	doc__text(d, "%d boot%s left out of every statistic in this report: %s boot.json could "
-		  "not be read or %s event stream had records that had to be refused (their "
-		  "counts cannot be trusted).", r->nr_damaged, one ? " is" : "s are",
-		  one ? "its" : "their", one ? "its" : "their");
-	put_table(d, (const char *const[]){ "boot", "mode", "why", NULL });
+	doc__text(d, "%d boot%s left out of every statistic in this report: boot.json could "
+		  "not be read, or a record of the stream's header, trailer or probe spans had to "
+		  "be refused. %d boot%s kept with records refused: each refused record costs "
+		  "what depends on its type (docs/events.md, \"What a refused record costs\"), "
+		  "shown as incomplete.", r->nr_damaged, r->nr_damaged == 1 ? " is" : "s are",
+		  kept, kept == 1 ? " is" : "s are");
+	put_table(d, (const char *const[]){ "boot", "mode", "verdict", "why", NULL });
 	for (int i = 0; i < r->nr_damaged; i++) {
 		doc__row(d);
 		doc__cell_name(d, r->damaged[i].name);
 		doc__cell_name(d, r->damaged[i].mode);
+		doc__cell_name(d, "left out");
 		doc__cell_name(d, r->damaged[i].why);
+	}
+	for (int i = 0; i < r->nr_boots; i++) {
+		const struct boot_data *b = r->boots[i];
+		char *why = boot_data__refusals(b);
+
+		if (!why)
+			continue;
+		doc__row(d);
+		doc__cell_name(d, b->name);
+		doc__cell_name(d, b->mode);
+		doc__cell_name(d, "kept, incomplete");
+		doc__cell_name(d, why);
+		free(why);
 	}
 }
 
@@ -1489,15 +1511,13 @@ void report__headline(const struct run_data *r, const char *dir, FILE *out)
 	for (int i = 0; i < r->nr_modes; i++)
 		if (r->modes[i].boots_lossy) {
 			fprintf(out, "* lower bounds: the collector lost events or ran without a "
-				"program in some boots (report.md: What the collector lost)\n");
+				"program, or records were refused, in some boots (report.md: What "
+				"the collector lost)\n");
 			break;
 		}
-	if (r->nr_damaged) {
-		fprintf(out, "left out, damaged: ");
-		for (int i = 0; i < r->nr_damaged && i < 5; i++)
-			fprintf(out, "%s%s", i ? ", " : "", r->damaged[i].name);
-		fprintf(out, "%s (report.md: Damaged boots)\n", r->nr_damaged > 5 ? ", …" : "");
-	}
+	/* Each boot left out or kept incomplete, by folder: five of each, report.md has all. */
+	if (run_data__print_verdicts(r, out, "", 5))
+		fprintf(out, "(report.md: Boots left out or incomplete)\n");
 	fprintf(out, "report: %s/report.html\n", dir);
 	free(rows);
 }

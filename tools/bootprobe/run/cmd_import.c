@@ -44,6 +44,9 @@ static const char import_usage[] =
 "  -q, --quiet           no line per log\n"
 "  -h, --help            this text\n"
 "\n"
+"A log with records the reader refuses is imported and named (\"kept,\n"
+"incomplete\"), unless its header, trailer or probe spans are unusable.\n"
+"\n"
 "Exit: 0 every log imported, 1 some refused (named; the others imported),\n"
 "2 bad usage or nothing to import.\n"
 "\n"
@@ -74,7 +77,9 @@ static char *first_line(const struct boot_data *b, const char *name)
 
 /*
  * @log parsed as a stream: NULL with @why when it cannot be an imported
- * boot (unreadable, damaged, or no header: not a collector's stream).
+ * boot (unreadable, no header: not a collector's stream, or its header,
+ * trailer or probe spans unusable).  A log with other records refused is
+ * imported: what they cost is said when it is read.
  */
 static struct boot_data *import__read(const char *log, char **text, size_t *len,
 				      const char **why)
@@ -94,8 +99,8 @@ static struct boot_data *import__read(const char *log, char **text, size_t *len,
 	boot_data__parse_events(b, *text, *len, log);
 	if (!b->has_header)
 		*why = "no header record: not a bootprobe-collector stream";
-	else if (boot_data__damaged(b))
-		*why = b->first_rejected;
+	else if (boot_data__unusable(b))
+		*why = b->unusable;
 	return b;
 }
 
@@ -146,6 +151,16 @@ static int import__write(const char *dir, const struct boot_data *b, const char 
 	err |= jwrite(path, bj, WHO);
 	free(path);
 	return err;
+}
+
+/* A log imported with records refused: what they cost, on stderr. */
+static void import__say_refusals(const char *log, const struct boot_data *b)
+{
+	char *why = boot_data__refusals(b);
+
+	if (why)
+		fprintf(stderr, WHO ": kept, incomplete: %s: %s\n", log, why);
+	free(why);
 }
 
 /* The mode of a log: --mode, else its kernel release, else "unknown-kernel". */
@@ -310,6 +325,7 @@ int cmd_import(int argc, char **argv)
 		v[n].cmdline = first_line(b, "kernel-cmdline.txt");
 		bdir = xasprintf("%s/boots/%s", dir, v[n].name);
 		bj = boot__json(b, v[n].name, mode, index, argv[i]);
+		import__say_refusals(argv[i], b);
 		if (import__write(bdir, b, text, len, bj)) {
 			refused++;
 			free(v[n].name);
