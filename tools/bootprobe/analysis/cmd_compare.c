@@ -35,6 +35,12 @@ static const char compare_usage[] =
 "argument, a RUN folder missing or without a usable boot, or two runs that\n"
 "share no mode exit 2.\n"
 "\n"
+"Each boot with records the reader refused is named on stderr: \"left out:\n"
+"DIR: WHY\" when its header, trailer or probe spans are unusable (no number\n"
+"uses it), else \"kept, incomplete: DIR: N records refused (first: FILE:LINE:\n"
+"why); incomplete: PARTS\" (its boot time counts; docs/events.md says what\n"
+"each record type costs).\n"
+"\n"
 "Examples:\n"
 "  bootprobe compare results/old-kernel results/new-kernel\n"
 "  bootprobe compare --fail-if-slower 5 results/main results/branch   # a CI gate\n";
@@ -216,6 +222,9 @@ int cmd_compare(int argc, char **argv)
 	}
 	run_data__analyze(a);
 	run_data__analyze(b);
+	/* Which boots each side left out or kept incomplete, before any verdict. */
+	run_data__print_verdicts(a, stderr, "bootprobe compare: ", 0);
+	run_data__print_verdicts(b, stderr, "bootprobe compare: ", 0);
 	rc = compare_runs(a, b, fail_pct, json);
 	run_data__free(a);
 	run_data__free(b);

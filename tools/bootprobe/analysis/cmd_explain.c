@@ -22,11 +22,30 @@ static const char explain_usage[] =
 "kthread_create and the probe returned, whether the device is bound), the\n"
 "victim's kernel stack, every failed probe, and every driver at risk: probe\n"
 "time from one third of udev's event timeout (udevd's warning point).\n"
+"A boot whose header, trailer or probe spans had a record refused is not\n"
+"explained: \"left out: DIR: WHY\" on stderr (alone, it exits 2); one with\n"
+"other records refused is, after \"kept, incomplete: DIR: WHY\" on stderr.\n"
 "A bad argument, or a folder that is not a boot or run, exits 2.\n"
 "\n"
 "Examples:\n"
 "  bootprobe explain results/RUN/boots/killable-001\n"
 "  bootprobe explain --json results/RUN\n";
+
+/*
+ * A boot with records refused, named on stderr: left out (not explained:
+ * its header, trailer or probe spans are unusable, and every chain stands
+ * on them) or kept, incomplete.  True if left out.
+ */
+static bool explain__left_out(const struct boot_data *b)
+{
+	char *why = boot_data__refusals(b);
+
+	if (why)
+		fprintf(stderr, "bootprobe explain: %s: %s: %s\n",
+			boot_data__unusable(b) ? "left out" : "kept, incomplete", b->dir, why);
+	free(why);
+	return boot_data__unusable(b);
+}
 
 static int explain_one(const char *dir, bool json, json_object *arr)
 {
@@ -35,6 +54,10 @@ static int explain_one(const char *dir, bool json, json_object *arr)
 
 	if (!b) {
 		fprintf(stderr, "bootprobe explain: %s\n", err);
+		return 2;
+	}
+	if (explain__left_out(b)) {
+		boot_data__free(b);
 		return 2;
 	}
 	if (json)
@@ -80,6 +103,8 @@ int cmd_explain(int argc, char **argv)
 
 			if (!r)
 				rc = 2;
+			else
+				run_data__print_verdicts(r, stderr, "bootprobe explain: ", 0);
 			for (int k = 0; r && k < r->nr_boots; k++) {
 				if (json)
 					json_object_array_add(arr, boot__explain_json(r->boots[k]));

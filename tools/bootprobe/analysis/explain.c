@@ -299,7 +299,7 @@ void boot__explain(const struct boot_data *b, FILE *out)
 {
 	const struct kill_event *k;
 	struct boot_metrics m;
-	char bt[32], gt[32], wt[32];
+	char bt[32], gt[32], wt[32], *refused = boot_data__refusals(b);
 	int n = 0, n_other = 0;
 
 	boot__metrics(b, &m);
@@ -309,6 +309,9 @@ void boot__explain(const struct boot_data *b, FILE *out)
 		seconds_text(wt, sizeof(wt), m.wall_s), b->event_timeout_s);
 	if (!b->has_events)
 		fprintf(out, "  no event stream: the collector did not run (console evidence only)\n");
+	if (refused)
+		fprintf(out, "  %s\n", refused);
+	free(refused);
 	for (size_t i = 0; i < b->udev_ignored.n; i++)
 		fprintf(out, "  udevd ignored a setting: %s\n", b->udev_ignored.v[i]);
 	for (int i = 0; (k = relevant_signal(b, &i));) {
@@ -401,9 +404,13 @@ json_object *boot__explain_json(const struct boot_data *b)
 	json_object *risk = json_object_new_array(), *failed = json_object_new_array();
 	const struct kill_event *k;
 	struct boot_metrics m;
+	char *refused = boot_data__refusals(b);
 
 	boot__metrics(b, &m);
 	json_object_object_add(o, "boot", json_object_new_string(b->name));
+	/* boot_data__refusals()'s words, null when no record was refused */
+	json_object_object_add(o, "refused", refused ? json_object_new_string(refused) : NULL);
+	free(refused);
 	json_object_object_add(o, "mode", json_object_new_string(b->mode));
 	json_object_object_add(o, "outcome", json_object_new_string(b->outcome));
 	json_object_object_add(o, "boot_s", jdouble(m.boot_s));
