@@ -44,3 +44,12 @@ echo '{"kernel_release":' >"$t/image.json"
 refused "a damaged image.json" 1 "$t/image.json: not a JSON object" \
 	--kernel "$t/vmlinuz" --initrd "$t/initrd.img" --root-image "$t/root.img"
 check "no refused run left a results folder" test ! -e "$t/results"
+
+# Images are named by release; an unknown one is refused with the list.
+err=$("$BP" run --image debian-14 --mode sync --results "$t/results" 2>&1 >/dev/null)
+rc=$?
+check "an unknown image: exit 2, one line listing the images ($err)" \
+	test "$rc" -eq 2 -a "$(echo "$err" | wc -l)" -eq 1 -a -z "${err##*debian-13-bpo*}"
+plan=$("$BP" run --image debian-13 --mode sync --dry-run --results "$t/results" 2>&1)
+check "image debian-13 boots its own files (build/debian-13/vmlinuz, root.img)" \
+	test -z "${plan##*image debian-13 (build/debian-13/vmlinuz, build/debian-13/root.img)*}"

@@ -55,13 +55,15 @@ void run__usage(FILE *out)
 "  -o, --results DIR     results root (default results)\n"
 "      --run-id ID       run folder name (default DATE-TIME-SCENARIO); never reused\n"
 "      --kernel FILE     guest kernel (default build/guest/bzImage; with a\n"
-"                        scenario's image = debian, build/debian/vmlinuz)\n"
+"                        Debian image, build/IMAGE/vmlinuz)\n"
 "      --initrd FILE     guest initramfs (default build/guest/initramfs.cpio;\n"
-"                        image = debian: build/debian/initrd.img)\n"
-"      --image IMAGE     lab (our kernel, busybox /init) or debian (Debian's stock\n"
-"                        kernel, initramfs-tools and systemd on q35; make debian-image);\n"
+"                        a Debian image: build/IMAGE/initrd.img)\n"
+"      --image IMAGE     lab (our kernel, busybox /init), or a Debian release's stock\n"
+"                        kernel, initramfs-tools and systemd on q35: debian (Debian 12,\n"
+"                        6.1), debian-13 (6.12), debian-13-bpo (trixie-backports 7.x),\n"
+"                        debian-sid (make debian-image DEBIAN_RELEASE=IMAGE);\n"
 "                        default: the scenario's image, else lab\n"
-"      --root-image FILE image = debian: the root disk (default build/debian/root.img,\n"
+"      --root-image FILE a Debian image: the root disk (default build/IMAGE/root.img,\n"
 "                        opened read-only: every boot starts from the same image)\n"
 "      --root-writable   image = debian: boots write to --root-image and keep it (what\n"
 "                        an installed collector logs in /var/log/bootprobe); one job\n"
@@ -263,8 +265,9 @@ static int parse_one(struct run_opts *o, struct raw_opts *r, int c, const char *
 		o->root_writable = true;
 		break;
 	case OPT_IMAGE:
-		if (strcmp(arg, "lab") && strcmp(arg, "debian"))
-			return fail(err, errlen, "--image '%s': want lab or debian", arg);
+		if (!guest_image__find(arg))
+			return fail(err, errlen, "--image '%s': want one of %s", arg,
+				    guest_image__names());
 		r->image = arg;
 		break;
 	case OPT_INITRD:
@@ -305,15 +308,25 @@ static int parse_one(struct run_opts *o, struct raw_opts *r, int c, const char *
 	return 0;
 }
 
-/* The Debian image's files, unless given; its guest needs more memory. */
-static void apply_debian(struct run_opts *o, const struct raw_opts *r)
+/* A Debian image's files, unless given; its guest needs more memory. */
+static void apply_debian(struct run_opts *o, const struct raw_opts *r, const char *image)
 {
-	if (!strcmp(o->kernel, DEFAULT_KERNEL))
-		o->kernel = "build/debian/vmlinuz";
-	if (!strcmp(o->initrd, DEFAULT_INITRD))
-		o->initrd = "build/debian/initrd.img";
-	if (!o->root_image)
-		o->root_image = "build/debian/root.img";
+	/* The options outlive the run: the paths are kept here, not allocated. */
+	static char kernel[256], initrd[256], root[256];
+	const char *dir = guest_image__find(image)->dir;
+
+	if (!strcmp(o->kernel, DEFAULT_KERNEL)) {
+		snprintf(kernel, sizeof(kernel), "%s/vmlinuz", dir);
+		o->kernel = kernel;
+	}
+	if (!strcmp(o->initrd, DEFAULT_INITRD)) {
+		snprintf(initrd, sizeof(initrd), "%s/initrd.img", dir);
+		o->initrd = initrd;
+	}
+	if (!o->root_image) {
+		snprintf(root, sizeof(root), "%s/root.img", dir);
+		o->root_image = root;
+	}
 	if (!r->memory_set)
 		o->memory_mb = 2048;
 }
@@ -394,8 +407,12 @@ static int apply(struct run_opts *o, const struct raw_opts *r, char *err, int er
 		sc->devices = r->devices;
 	if (r->time_scale > 0)
 		sc->time_scale = r->time_scale;
-	if (r->image)
-		sc->image = strcmp(r->image, "debian") ? IMAGE_LAB : IMAGE_DEBIAN;
+	if (r->image) {
+		const struct guest_image_info *gi = guest_image__find(r->image);
+
+		sc->image = gi->kind;
+		sc->image_name = gi->name;
+	}
 	/* The overrides may have made the scenario impossible. */
 	if ((r->devices >= 0 || r->time_scale > 0 || r->image) &&
 	    scenario__validate(sc, err, errlen))
@@ -416,7 +433,7 @@ static int apply(struct run_opts *o, const struct raw_opts *r, char *err, int er
 	o->timeout_s = r->timeout_s > 0 ? r->timeout_s : sc->timeout_s > 0 ? sc->timeout_s
 									   : DEFAULT_TIMEOUT_S;
 	if (sc->image == IMAGE_DEBIAN)
-		apply_debian(o, r);
+		apply_debian(o, r, sc->image_name);
 	if (o->root_writable && (!o->root_image || o->jobs > 1))
 		return fail(err, errlen, "--root-writable: for image debian, one job at a time "
 			    "(boots would write the same disk)");

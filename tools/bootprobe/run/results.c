@@ -118,8 +118,20 @@ int results__write_boot(const struct run *run, const struct boot *b,
 	add_str(o, "host", host_name());
 	add_str(o, "kernel_cmdline", kernel_args);
 	add_settings(o, guest_cmdline);
-	if (run->image_info)
-		add_str(o, "kernel_release", jstr(run->image_info, "kernel_release"));
+	if (run->image_info) {
+		const char *kver = jstr(run->image_info, "kernel_release");
+		json_object *pkgs = NULL, *kpkg = NULL;
+		char *name = xasprintf("linux-image-%s", kver);
+
+		/* The release, the kernel package's version and uname -r. */
+		add_str(o, "image", jstr(run->image_info, "image"));
+		add_str(o, "kernel_release", kver);
+		if (json_object_object_get_ex(run->image_info, "packages", &pkgs) &&
+		    json_object_object_get_ex(pkgs, name, &kpkg) &&
+		    json_object_is_type(kpkg, json_type_string))
+			add_str(o, "kernel_package", json_object_get_string(kpkg));
+		free(name);
+	}
 	add_str(o, "qemu_cmdline", qemu_cmdline);
 	json_object_object_add(o, "devices",
 			       json_object_new_int(mode__devices(&run->opts->sc, m)));
@@ -239,7 +251,7 @@ int results__write_manifest(const struct run *run)
 	add_str(o, "scenario_file", opts->sc.path);
 	json_object_object_add(o, "time_scale", json_object_new_double(opts->sc.time_scale));
 	add_str(o, "controller", opts->sc.controller);
-	add_str(o, "image", guest_image__name(opts->sc.image));
+	add_str(o, "image", opts->sc.image_name);
 	add_str(o, "root_image", opts->root_image);
 	json_object_object_add(o, "root_writable", json_object_new_boolean(opts->root_writable));
 	if (run->image_info)

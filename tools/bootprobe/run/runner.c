@@ -68,7 +68,7 @@ static void plan__hash(const struct run *run, char out[17])
 		abort();
 	fprintf(f, "scenario %s: %d modes x %ld boots, time_scale %g, timeout %g, %s, %s %ld\n",
 		sc->name, sc->nr_modes, opts->boots, sc->time_scale, opts->timeout_s,
-		guest_image__name(sc->image), sc->controller ? sc->controller : "-", sc->disks);
+		sc->image_name, sc->controller ? sc->controller : "-", sc->disks);
 	for (int i = 0; i < run->nr_boots; i++)
 		plan__print_boot(sc, &run->boots[i], f);
 	fclose(f);
@@ -125,7 +125,7 @@ void run__print_plan(const struct run *run, FILE *out)
 	if (sc->controller)
 		fprintf(out, ", %s with %ld disks", sc->controller, sc->disks);
 	if (sc->image == IMAGE_DEBIAN)
-		fprintf(out, ", image debian (%s, %s)", opts->kernel, opts->root_image);
+		fprintf(out, ", image %s (%s, %s)", sc->image_name, opts->kernel, opts->root_image);
 	fprintf(out, ", %ld at once (%s)\n", opts->jobs, opts->jobs_from);
 	fprintf(out, "plan %s: %d boots", run->plan_hash, run->nr_planned);
 	if (opts->shard_n)

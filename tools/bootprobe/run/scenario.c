@@ -22,6 +22,7 @@ void scenario__init(struct scenario *sc)
 	sc->time_scale = 1.0;
 	sc->nthreads = -1;
 	sc->fw_wait_ms = -1;
+	sc->image_name = "lab";
 }
 
 bool jobs__parse(const char *s, long *jobs)
@@ -33,9 +34,29 @@ bool jobs__parse(const char *s, long *jobs)
 	return parse_long(s, 1, MAX_JOBS, jobs);
 }
 
-const char *guest_image__name(enum guest_image image)
+static const struct guest_image_info guest_images[] = {
+	{ "lab", IMAGE_LAB, NULL, "our patched 6.1 kernel, busybox /init" },
+	{ "debian", IMAGE_DEBIAN, "build/debian", "Debian 12, kernel 6.1" },
+	{ "debian-12", IMAGE_DEBIAN, "build/debian", "Debian 12, kernel 6.1" },
+	{ "debian-13", IMAGE_DEBIAN, "build/debian-13", "Debian 13, kernel 6.12" },
+	{ "debian-13-bpo", IMAGE_DEBIAN, "build/debian-13-bpo",
+	  "Debian 13, trixie-backports kernel 7.x" },
+	{ "debian-sid", IMAGE_DEBIAN, "build/debian-sid", "Debian sid" },
+};
+
+const struct guest_image_info *guest_image__find(const char *name)
 {
-	return image == IMAGE_DEBIAN ? "debian" : "lab";
+	size_t i;
+
+	for (i = 0; i < sizeof(guest_images) / sizeof(*guest_images); i++)
+		if (!strcmp(guest_images[i].name, name))
+			return &guest_images[i];
+	return NULL;
+}
+
+const char *guest_image__names(void)
+{
+	return "lab, debian (= debian-12), debian-13, debian-13-bpo, debian-sid";
 }
 
 static void mode__free(struct mode *m)
@@ -429,14 +450,14 @@ static int set_name(char **dst, const char *key, const char *val, char *err, int
 
 static int set_image(struct scenario *sc, const char *val, int line, char *err, int errlen)
 {
-	if (!strcmp(val, "lab")) {
-		sc->image = IMAGE_LAB;
-	} else if (!strcmp(val, "debian")) {
-		sc->image = IMAGE_DEBIAN;
-	} else {
-		seterr(err, errlen, "image '%s': want lab or debian", val);
+	const struct guest_image_info *gi = guest_image__find(val);
+
+	if (!gi) {
+		seterr(err, errlen, "image '%s': want one of %s", val, guest_image__names());
 		return -1;
 	}
+	sc->image = gi->kind;
+	sc->image_name = gi->name;
 	sc->line_image = line;
 	return 0;
 }

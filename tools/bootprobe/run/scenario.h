@@ -56,6 +56,19 @@ enum guest_image {
 	IMAGE_DEBIAN,	/* Debian's stock kernel, initramfs-tools, systemd (q35) */
 };
 
+/* An image a scenario can boot: the lab's, or one per Debian release. */
+struct guest_image_info {
+	const char *name;	/* as `image =` and --image name it */
+	enum guest_image kind;
+	const char *dir;	/* its files (make debian-image DEBIAN_RELEASE=name) */
+	const char *what;	/* for --help and errors */
+};
+
+/* The image named @name, or NULL. */
+const struct guest_image_info *guest_image__find(const char *name);
+/* "lab, debian, debian-12, ...": the names, for messages. */
+const char *guest_image__names(void);
+
 struct scenario {
 	char *name;
 	char *path;		/* file it came from, or NULL */
@@ -75,6 +88,7 @@ struct scenario {
 	char *baseline;		/* the mode others are compared with, NULL = sync or first */
 	int line_baseline;
 	enum guest_image image;
+	const char *image_name;	/* its guest_image_info's name ("lab" by default) */
 	int line_image;
 	char *controller;	/* real storage: mptsas1068 or virtio-scsi, or NULL */
 	long disks;
@@ -84,8 +98,6 @@ struct scenario {
 };
 
 void scenario__init(struct scenario *sc);
-/* "lab" or "debian". */
-const char *guest_image__name(enum guest_image image);
 void scenario__free(struct scenario *sc);
 
 /*
