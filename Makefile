@@ -68,7 +68,8 @@ $(DEPS_STAMP): tools/deps.sh
 # ---- host tools (C) --------------------------------------------------------
 # bootprobe by concern: run/ boots the guest, analysis/ reads and analyses
 # runs, report/ writes reports; main.c and the command table on top.
-BP_DIRS     := tools/bootprobe tools/bootprobe/run tools/bootprobe/analysis tools/bootprobe/report
+BP_DIRS     := tools/bootprobe tools/bootprobe/run tools/bootprobe/analysis tools/bootprobe/report \
+	       tools/bootprobe/results
 BP_INCLUDES := $(addprefix -I,$(BP_DIRS)) -Itools/probetrace
 COMMON_SRCS := $(wildcard tools/common/*.c)
 RUNNER_SRCS := $(filter-out tools/bootprobe/main.c,$(wildcard $(addsuffix /*.c,$(BP_DIRS))))

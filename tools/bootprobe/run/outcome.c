@@ -3,23 +3,6 @@
 
 #include <string.h>
 
-const char *outcome__name(enum outcome o)
-{
-	switch (o) {
-	case OUTCOME_OK:
-		return "ok";
-	case OUTCOME_TIMEOUT:
-		return "timeout";
-	case OUTCOME_PANIC:
-		return "panic";
-	case OUTCOME_QEMU_ERROR:
-		return "qemu-error";
-	case OUTCOME_INTERRUPTED:
-		return "interrupted";
-	}
-	return "unknown";
-}
-
 /*
  * A panic wins over everything: with panic=-1 and -no-reboot QEMU exits 0
  * right after it, and a hung panic is then killed at the timeout.  A boot

@@ -9,6 +9,7 @@
  *       events.port       the port's binary stream, kept only if damaged
  *       qemu.log          QEMU's own stdout and stderr
  *       boot.json         mode, outcome, exit status, wall time, host
+ * Both JSON files are the results format's (resultfiles.h, docs/results.md).
  * A shard (run --shard K/N) is the same in RESULTS/RUN-ID.shard-K-of-N, its
  * manifest naming the shard and the whole plan; bootprobe merge joins them.
  */
@@ -16,6 +17,7 @@
 #include "boot.h"
 #include "cmdline.h"
 #include "jsonio.h"
+#include "resultfiles.h"
 #include "runner.h"
 #include "util.h"
 
@@ -26,34 +28,6 @@
 #include <sys/sysinfo.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-
-/* Seconds with millisecond precision, printed as such ("17.018"). */
-static struct json_object *json_seconds(double s)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%.3f", s);
-	return json_object_new_double_s(s, buf);
-}
-
-static void add_str(struct json_object *o, const char *key, const char *val)
-{
-	json_object_object_add(o, key, val ? json_object_new_string(val) : NULL);
-}
-
-static struct json_object *qemu_exit__json(const struct qemu_exit *qe)
-{
-	struct json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "exited", json_object_new_boolean(qe->exited));
-	if (qe->exited)
-		json_object_object_add(o, "code", json_object_new_int(qe->status));
-	else
-		json_object_object_add(o, "signal", json_object_new_int(qe->status));
-	json_object_object_add(o, "killed_at_timeout", json_object_new_boolean(qe->timed_out));
-	json_object_object_add(o, "killed_by_interrupt", json_object_new_boolean(qe->interrupted));
-	return o;
-}
 
 /* The machine that ran a boot: what a merged run of many hosts splits by. */
 static const char *host_name(void)
@@ -69,28 +43,30 @@ static const char *host_name(void)
  * What the guest read from its whole command line (@guest_cmdline): the
  * analysis takes them from here, not from the text again.
  */
-static void add_settings(struct json_object *o, const char *guest_cmdline)
+static void boot_file__settings(struct boot_file *f, struct boot_settings *s,
+				const char *guest_cmdline)
 {
-	struct boot_settings s;
-
-	boot_settings__from_cmdline(&s, guest_cmdline);
-	json_object_object_add(o, "udev_event_timeout_s", json_seconds(s.udev_event_timeout_s));
-	add_str(o, "udev_timeout_signal", s.timeout_signal);
-	add_str(o, "kill_policy", s.kill_policy);
+	boot_settings__from_cmdline(s, guest_cmdline);
+	f->has_settings = true;
+	f->udev_event_timeout_s = s->udev_event_timeout_s;
+	f->udev_timeout_signal = s->timeout_signal;
+	f->kill_policy = s->kill_policy;
 }
 
-/* How the port's binary stream decoded: frames, and what was refused or cut. */
-static struct json_object *port__json(const struct port_stats *ps)
+/*
+ * The image's release, uname -r and the kernel package's version, from
+ * image.json (@info); *@pkg_name is the package name to free.
+ */
+static void boot_file__image(struct boot_file *f, struct json_object *info, char **pkg_name)
 {
-	struct json_object *o = json_object_new_object();
+	struct json_object *kpkg = NULL;
 
-	add_str(o, "format", "binary");
-	json_object_object_add(o, "frames", json_object_new_int64(ps->fs.frames));
-	json_object_object_add(o, "samples", json_object_new_int64(ps->fs.samples));
-	json_object_object_add(o, "refused", json_object_new_int64(ps->fs.refused));
-	json_object_object_add(o, "skipped_bytes", json_object_new_int64(ps->fs.skipped_bytes));
-	json_object_object_add(o, "cut_bytes", json_object_new_int64(ps->fs.cut_bytes));
-	return o;
+	f->image = jstr(info, "image");
+	f->kernel_release = jstr(info, "kernel_release");
+	*pkg_name = xasprintf("linux-image-%s", f->kernel_release);
+	kpkg = jget(jget(info, "packages"), *pkg_name);
+	if (kpkg && json_object_is_type(kpkg, json_type_string))
+		f->kernel_package = json_object_get_string(kpkg);
 }
 
 int results__write_boot(const struct run *run, const struct boot *b,
@@ -98,201 +74,201 @@ int results__write_boot(const struct run *run, const struct boot *b,
 			const char *guest_cmdline)
 {
 	const struct mode *m = &run->opts->sc.modes[b->mode];
-	struct json_object *o = json_object_new_object();
-	char *path;
+	const struct frame_stats *fs = &b->port.fs;
+	struct boot_settings s;
+	struct boot_file f;
+	char *path, *pkg_name = NULL;
 	int err;
 
-	add_str(o, "boot", b->name);
-	add_str(o, "mode", m->name);
-	json_object_object_add(o, "index", json_object_new_int(b->index));
-	add_str(o, "outcome", outcome__name(b->outcome));
-	json_object_object_add(o, "qemu_exit", qemu_exit__json(&b->qe));
-	json_object_object_add(o, "wall_s", json_seconds(b->wall_s));
-	if (!isnan(b->console_last_write_s))
-		json_object_object_add(o, "console_last_write_s",
-				       json_seconds(b->console_last_write_s));
-	if (b->port.binary)
-		json_object_object_add(o, "event_port", port__json(&b->port));
-	add_str(o, "started_at", b->started_at);
-	add_str(o, "accel", run->accel);
-	add_str(o, "host", host_name());
-	add_str(o, "kernel_cmdline", kernel_args);
-	add_settings(o, guest_cmdline);
-	if (run->image_info) {
-		const char *kver = jstr(run->image_info, "kernel_release");
-		json_object *pkgs = NULL, *kpkg = NULL;
-		char *name = xasprintf("linux-image-%s", kver);
-
-		/* The release, the kernel package's version and uname -r. */
-		add_str(o, "image", jstr(run->image_info, "image"));
-		add_str(o, "kernel_release", kver);
-		if (json_object_object_get_ex(run->image_info, "packages", &pkgs) &&
-		    json_object_object_get_ex(pkgs, name, &kpkg) &&
-		    json_object_is_type(kpkg, json_type_string))
-			add_str(o, "kernel_package", json_object_get_string(kpkg));
-		free(name);
-	}
-	add_str(o, "qemu_cmdline", qemu_cmdline);
-	json_object_object_add(o, "devices",
-			       json_object_new_int(mode__devices(&run->opts->sc, m)));
+	boot_file__init(&f);
+	f.boot = b->name;
+	f.mode = m->name;
+	f.index = b->index;
+	f.outcome = outcome__name(b->outcome);
+	f.has_qemu_exit = true;
+	f.qemu_exit = b->qe;
+	f.wall_s = b->wall_s;
+	f.console_last_write_s = b->console_last_write_s;
+	f.has_event_port = b->port.binary;
+	f.event_port = (struct port_counts){
+		.frames = fs->frames, .samples = fs->samples, .refused = fs->refused,
+		.skipped_bytes = fs->skipped_bytes, .cut_bytes = fs->cut_bytes,
+	};
+	f.started_at = b->started_at;
+	f.accel = run->accel;
+	f.host = host_name();
+	f.kernel_cmdline = kernel_args;
+	boot_file__settings(&f, &s, guest_cmdline);
+	if (run->image_info)
+		boot_file__image(&f, run->image_info, &pkg_name);
+	f.qemu_cmdline = qemu_cmdline;
+	f.devices = mode__devices(&run->opts->sc, m);
 	path = xasprintf("%s/boot.json", b->dir);
-	err = jwrite(path, o, "bootprobe");
+	err = boot_file__write(&f, path, "bootprobe");
 	free(path);
-	json_object_put(o);
+	free(pkg_name);
 	return err;
 }
 
-static struct json_object *host__json(void)
+static void host_info__here(struct host_info *h, struct utsname *u)
 {
-	struct json_object *o = json_object_new_object();
-	struct utsname u;
 	struct sysinfo si;
 
-	if (!uname(&u)) {
-		add_str(o, "hostname", u.nodename);
-		add_str(o, "kernel", u.release);
-		add_str(o, "machine", u.machine);
+	host_info__init(h);
+	if (!uname(u)) {
+		h->hostname = u->nodename;
+		h->kernel = u->release;
+		h->machine = u->machine;
 	}
-	json_object_object_add(o, "cpus", json_object_new_int(sysconf(_SC_NPROCESSORS_ONLN)));
+	h->cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	if (!sysinfo(&si))
-		json_object_object_add(o, "memory_mb",
-			json_object_new_int64((int64_t)si.totalram * si.mem_unit >> 20));
-	return o;
+		h->memory_mb = (long)((int64_t)si.totalram * si.mem_unit >> 20);
 }
 
-/* A time in seconds, left out when not set. */
-static void add_seconds(struct json_object *o, const char *key, double s)
+/* A time in seconds the scenario sets, NAN when it does not. */
+static double set_seconds(double s)
 {
-	if (s > 0)
-		json_object_object_add(o, key, json_object_new_double(s));
+	return s > 0 ? s : NAN;
 }
 
-static struct json_object *modes__json(const struct run *run)
+/* The scenario's modes; their kernel arguments are in @args, to free. */
+static struct manifest_mode *modes__manifest(const struct run *run, struct strv *args)
 {
 	const struct scenario *sc = &run->opts->sc;
-	struct json_object *arr = json_object_new_array();
+	struct manifest_mode *v = xcalloc(sc->nr_modes ? sc->nr_modes : 1, sizeof(*v));
 
 	for (int i = 0; i < sc->nr_modes; i++) {
 		const struct mode *m = &sc->modes[i];
-		struct json_object *o = json_object_new_object();
-		char *args = mode__kernel_args(sc, m, 1);
+		struct manifest_mode *mm = &v[i];
+		char *a = mode__kernel_args(sc, m, 1);
 
-		add_str(o, "name", m->name);
-		add_str(o, "kernel_args", args);
-		add_seconds(o, "udev_event_timeout_s", m->event_timeout * sc->time_scale);
-		add_seconds(o, "udev_conf_event_timeout_s", m->conf_event_timeout * sc->time_scale);
-		add_seconds(o, "rules_event_timeout_s", m->rules_event_timeout * sc->time_scale);
-		add_str(o, "udev_timeout_signal", m->timeout_signal);
-		add_str(o, "kill_policy", m->kill_policy);
+		strv__push(args, a);
+		free(a);
+		manifest_mode__init(mm);
+		mm->name = m->name;
+		mm->kernel_args = args->v[args->n - 1];
+		mm->udev_event_timeout_s = set_seconds(m->event_timeout * sc->time_scale);
+		mm->udev_conf_event_timeout_s = set_seconds(m->conf_event_timeout * sc->time_scale);
+		mm->rules_event_timeout_s = set_seconds(m->rules_event_timeout * sc->time_scale);
+		mm->udev_timeout_signal = m->timeout_signal;
+		mm->kill_policy = m->kill_policy;
 		if (m->kill_policy && !strcmp(m->kill_policy, "grace"))
-			json_object_object_add(o, "grace_ms",
-				json_object_new_int64(lround(m->grace_ms * sc->time_scale)));
-		json_object_object_add(o, "devices", json_object_new_int(mode__devices(sc, m)));
-		json_object_array_add(arr, o);
-		free(args);
+			mm->grace_ms = lround(m->grace_ms * sc->time_scale);
+		mm->devices = mode__devices(sc, m);
 	}
-	return arr;
+	return v;
 }
 
-static struct json_object *boots__json(const struct run *run)
+/* The finished boots; their folders ("boots/NAME") are in @dirs, to free. */
+static size_t boots__manifest(const struct run *run, struct manifest_boot **out,
+			      struct strv *dirs)
 {
-	struct json_object *arr = json_object_new_array();
+	struct manifest_boot *v = xcalloc(run->nr_boots ? run->nr_boots : 1, sizeof(*v));
+	size_t n = 0;
 
 	for (int i = 0; i < run->nr_boots; i++) {
 		const struct boot *b = &run->boots[i];
-		struct json_object *o;
+		struct manifest_boot *mb = &v[n];
 
 		if (!b->finished)
 			continue;
-		o = json_object_new_object();
-		add_str(o, "boot", b->name);
-		add_str(o, "mode", run->opts->sc.modes[b->mode].name);
-		{
-			char *rel = xasprintf("boots/%s", b->name);
-
-			add_str(o, "dir", rel);
-			free(rel);
-		}
-		add_str(o, "outcome", outcome__name(b->outcome));
-		json_object_object_add(o, "wall_s", json_seconds(b->wall_s));
-		add_str(o, "host", host_name());
-		json_object_array_add(arr, o);
+		strv__pushf(dirs, "boots/%s", b->name);
+		manifest_boot__init(mb);
+		mb->boot = b->name;
+		mb->mode = run->opts->sc.modes[b->mode].name;
+		mb->dir = dirs->v[dirs->n - 1];
+		mb->outcome = outcome__name(b->outcome);
+		mb->wall_s = b->wall_s;
+		mb->host = host_name();
+		n++;
 	}
-	return arr;
+	*out = v;
+	return n;
 }
 
 /* A part of a sharded run: which, and where it sits in the whole plan. */
-static struct json_object *shard__json(const struct run *run)
+static void shard__manifest(struct manifest *man, const struct run *run)
 {
 	const struct run_opts *opts = run->opts;
-	struct json_object *o = json_object_new_object();
-	long lo, hi;
 
-	shard__range(run->nr_planned, opts->shard_k, opts->shard_n, &lo, &hi);
-	json_object_object_add(o, "k", json_object_new_int64(opts->shard_k));
-	json_object_object_add(o, "n", json_object_new_int64(opts->shard_n));
-	json_object_object_add(o, "first", json_object_new_int64(lo));
-	json_object_object_add(o, "end", json_object_new_int64(hi));
-	add_str(o, "folder", run->folder);
-	return o;
+	man->has_shard = true;
+	man->shard.k = opts->shard_k;
+	man->shard.n = opts->shard_n;
+	shard__range(run->nr_planned, opts->shard_k, opts->shard_n, &man->shard.first,
+		     &man->shard.end);
+	man->shard.folder = run->folder;
+}
+
+static void until__manifest(struct manifest *man, const struct run *run)
+{
+	man->has_until = true;
+	man->until.ci_width_s = run->opts->until_ci_s;
+	man->until.first_check_after = run->opts->until_min;
+	man->until.max_boots_per_mode = run->opts->boots;
+	man->until.ended = run->until_end[0] ? run->until_end : NULL;
+}
+
+/* The scenario, the host and the tools: what the run ran with. */
+static void setup__manifest(struct manifest *man, const struct run *run, struct utsname *u)
+{
+	const struct run_opts *opts = run->opts;
+
+	man->run_id = run->id;
+	man->scenario = opts->sc.name;
+	man->scenario_file = opts->sc.path;
+	man->time_scale = opts->sc.time_scale;
+	man->controller = opts->sc.controller;
+	man->image = opts->sc.image_name;
+	man->root_image = opts->root_image;
+	man->root_writable = opts->root_writable;
+	man->image_info = run->image_info;
+	man->baseline = opts->sc.baseline;
+	man->has_host = true;
+	host_info__here(&man->host, u);
+	man->qemu_version = run->qemu_version;
+	man->accel_requested = opts->accel;
+	man->accel_used = run->accel;
+	man->accel_reason = run->accel_reason;
+	man->kernel = opts->kernel;
+	man->initrd = opts->initrd;
+	man->kernel_build_hash = run->build_hash;
+	man->guest_args = run->guest_args;
 }
 
 int results__write_manifest(const struct run *run)
 {
 	const struct run_opts *opts = run->opts;
-	struct json_object *o = json_object_new_object();
-	struct json_object *acc = json_object_new_object();
+	struct strv args = { 0 }, dirs = { 0 };
+	struct manifest man;
+	struct utsname u;
 	char *path;
 	int err;
 
-	json_object_object_add(o, "schema", json_object_new_int(1));
-	add_str(o, "run_id", run->id);
-	add_str(o, "scenario", opts->sc.name);
-	add_str(o, "scenario_file", opts->sc.path);
-	json_object_object_add(o, "time_scale", json_object_new_double(opts->sc.time_scale));
-	add_str(o, "controller", opts->sc.controller);
-	add_str(o, "image", opts->sc.image_name);
-	add_str(o, "root_image", opts->root_image);
-	json_object_object_add(o, "root_writable", json_object_new_boolean(opts->root_writable));
-	if (run->image_info)
-		json_object_object_add(o, "image_info", json_object_get(run->image_info));
-	add_str(o, "baseline", opts->sc.baseline);
-	json_object_object_add(o, "host", host__json());
-	add_str(o, "qemu_version", run->qemu_version);
-	add_str(acc, "requested", opts->accel);
-	add_str(acc, "used", run->accel);
-	add_str(acc, "reason", run->accel_reason);
-	json_object_object_add(o, "accel", acc);
-	add_str(o, "kernel", opts->kernel);
-	add_str(o, "initrd", opts->initrd);
-	add_str(o, "kernel_build_hash", run->build_hash);
-	add_str(o, "guest_args", run->guest_args);
-	json_object_object_add(o, "boots_per_mode", json_object_new_int(opts->boots));
-	json_object_object_add(o, "jobs", json_object_new_int(opts->jobs));
-	add_str(o, "jobs_from", opts->jobs_from);
-	json_object_object_add(o, "timeout_s", json_seconds(opts->timeout_s));
-	json_object_object_add(o, "modes", modes__json(run));
-	json_object_object_add(o, "boots_planned", json_object_new_int(run->nr_boots));
-	add_str(o, "plan_hash", run->plan_hash);
-	json_object_object_add(o, "plan_boots", json_object_new_int(run->nr_planned));
+	manifest__init(&man);
+	setup__manifest(&man, run, &u);
+	man.boots_per_mode = opts->boots;
+	man.jobs = opts->jobs;
+	man.jobs_from = opts->jobs_from;
+	man.timeout_s = opts->timeout_s;
+	man.modes = modes__manifest(run, &args);
+	man.nr_modes = opts->sc.nr_modes;
+	man.boots_planned = run->nr_boots;
+	man.plan_hash = run->plan_hash;
+	man.plan_boots = run->nr_planned;
 	if (opts->shard_n)
-		json_object_object_add(o, "shard", shard__json(run));
-	json_object_object_add(o, "boots", boots__json(run));
-	add_str(o, "started_at", run->started_at);
-	add_str(o, "ended_at", run->ended_at[0] ? run->ended_at : NULL);
-	json_object_object_add(o, "interrupted", json_object_new_boolean(run->interrupted));
-	if (opts->until_ci_s > 0) {
-		struct json_object *u = json_object_new_object();
-
-		json_object_object_add(u, "ci_width_s", json_seconds(opts->until_ci_s));
-		json_object_object_add(u, "first_check_after", json_object_new_int(opts->until_min));
-		json_object_object_add(u, "max_boots_per_mode", json_object_new_int(opts->boots));
-		add_str(u, "ended", run->until_end[0] ? run->until_end : NULL);
-		json_object_object_add(o, "until", u);
-	}
+		shard__manifest(&man, run);
+	man.nr_boots = boots__manifest(run, &man.boots, &dirs);
+	man.started_at = run->started_at;
+	man.ended_at = run->ended_at[0] ? run->ended_at : NULL;
+	man.interrupted = run->interrupted;
+	if (opts->until_ci_s > 0)
+		until__manifest(&man, run);
 	path = xasprintf("%s/manifest.json", run->dir);
-	err = jwrite(path, o, "bootprobe");
+	err = manifest__write(&man, path, "bootprobe");
 	free(path);
-	json_object_put(o);
+	free(man.modes);
+	free(man.boots);
+	strv__free(&args);
+	strv__free(&dirs);
 	return err;
 }
