@@ -15,12 +15,12 @@
 #include "boot.h"
 #include "jsonio.h"
 #include "outcome.h"
+#include "resultfiles.h"
 #include "commands.h"
 #include "scenario.h"
 
 #include <errno.h>
 #include <getopt.h>
-#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,7 +64,8 @@ struct import_opts {
 
 /* One imported boot, for the manifest. */
 struct imported {
-	char *name, *mode, *cmdline;
+	char *name, *mode, *cmdline, *dir;
+	const char *outcome;
 };
 
 /* The first line of an attachment, or "". */
@@ -104,34 +105,43 @@ static struct boot_data *import__read(const char *log, char **text, size_t *len,
 	return b;
 }
 
-static struct json_object *boot__json(const struct boot_data *b, const char *name,
-				      const char *mode, int index, const char *log)
+/* What the log says of its boot: boot.json's keys an imported boot has. */
+struct imported_boot {
+	struct boot_file f;
+	char *release, *cmdline, *machine;
+};
+
+static void imported_boot__init(struct imported_boot *ib, const struct boot_data *b,
+				const char *name, const char *mode, int index, const char *log)
 {
-	struct json_object *o = json_object_new_object();
-	char *release = first_line(b, "uname-r.txt"), *cmdline = first_line(b, "kernel-cmdline.txt");
-	char *machine = first_line(b, "dmi-product-name.txt");
 	const char *slash = strrchr(log, '/');
 
-	json_object_object_add(o, "boot", json_object_new_string(name));
-	json_object_object_add(o, "mode", json_object_new_string(mode));
-	json_object_object_add(o, "index", json_object_new_int(index));
+	ib->release = first_line(b, "uname-r.txt");
+	ib->cmdline = first_line(b, "kernel-cmdline.txt");
+	ib->machine = first_line(b, "dmi-product-name.txt");
+	boot_file__init(&ib->f);
+	ib->f.boot = name;
+	ib->f.mode = mode;
+	ib->f.index = index;
 	/* The collector wrote its trailer: the boot got as far as the finish service. */
-	json_object_object_add(o, "outcome", json_object_new_string(
-		outcome__name(b->has_trailer ? OUTCOME_OK : OUTCOME_TIMEOUT)));
-	json_object_object_add(o, "accel", json_object_new_string("none (a real machine)"));
-	json_object_object_add(o, "kernel_cmdline", json_object_new_string(cmdline));
-	json_object_object_add(o, "kernel_release", json_object_new_string(release));
-	json_object_object_add(o, "machine", json_object_new_string(machine));
-	json_object_object_add(o, "imported_from", json_object_new_string(slash ? slash + 1 : log));
-	free(machine);
-	free(cmdline);
-	free(release);
-	return o;
+	ib->f.outcome = outcome__name(b->has_trailer ? OUTCOME_OK : OUTCOME_TIMEOUT);
+	ib->f.accel = "none (a real machine)";
+	ib->f.kernel_cmdline = ib->cmdline;
+	ib->f.kernel_release = ib->release;
+	ib->f.machine = ib->machine;
+	ib->f.imported_from = slash ? slash + 1 : log;
+}
+
+static void imported_boot__free(struct imported_boot *ib)
+{
+	free(ib->release);
+	free(ib->cmdline);
+	free(ib->machine);
 }
 
 /* The boot's folder: events.jsonl (the log as it is), console.log, boot.json. */
 static int import__write(const char *dir, const struct boot_data *b, const char *text,
-			 size_t len, struct json_object *bj)
+			 size_t len, const struct boot_file *bf)
 {
 	const char *dmesg = boot_data__attachment(b, "dmesg.txt");
 	char *path;
@@ -148,7 +158,7 @@ static int import__write(const char *dir, const struct boot_data *b, const char 
 	err |= write_file_or_say(path, dmesg ? dmesg : "", dmesg ? strlen(dmesg) : 0, WHO);
 	free(path);
 	path = xasprintf("%s/boot.json", dir);
-	err |= jwrite(path, bj, WHO);
+	err |= boot_file__write(bf, path, WHO);
 	free(path);
 	return err;
 }
@@ -176,6 +186,14 @@ static char *import__mode(const struct import_opts *o, const struct boot_data *b
 	return xstrdup(buf);
 }
 
+static void imported__free(struct imported *im)
+{
+	free(im->name);
+	free(im->mode);
+	free(im->cmdline);
+	free(im->dir);
+}
+
 /* How many boots of @mode were imported before: the next index is one more. */
 static int mode_count(const struct imported *v, int n, const char *mode)
 {
@@ -188,38 +206,37 @@ static int mode_count(const struct imported *v, int n, const char *mode)
 
 static int write_manifest(const char *dir, const char *run_id, const struct imported *v, int n)
 {
-	struct json_object *o = json_object_new_object(), *modes = json_object_new_array();
-	struct json_object *boots = json_object_new_array();
+	struct manifest man;
 	char *path = xasprintf("%s/manifest.json", dir);
 	int err;
 
+	manifest__init(&man);
+	man.run_id = run_id;
+	man.scenario = "import";
+	man.image = "imported";
+	man.modes = xcalloc(n ? n : 1, sizeof(*man.modes));
+	man.boots = xcalloc(n ? n : 1, sizeof(*man.boots));
 	for (int i = 0; i < n; i++) {
-		struct json_object *b = json_object_new_object();
-		char *rel;
+		struct manifest_boot *mb = &man.boots[man.nr_boots++];
 
+		/* A mode's first boot names it, with its kernel's command line. */
 		if (mode_count(v, i, v[i].mode) == 0) {
-			struct json_object *m = json_object_new_object();
+			struct manifest_mode *mm = &man.modes[man.nr_modes++];
 
-			json_object_object_add(m, "name", json_object_new_string(v[i].mode));
-			json_object_object_add(m, "kernel_args", json_object_new_string(v[i].cmdline));
-			json_object_object_add(m, "devices", json_object_new_int(0));
-			json_object_array_add(modes, m);
+			manifest_mode__init(mm);
+			mm->name = v[i].mode;
+			mm->kernel_args = v[i].cmdline;
+			mm->devices = 0;
 		}
-		json_object_object_add(b, "boot", json_object_new_string(v[i].name));
-		json_object_object_add(b, "mode", json_object_new_string(v[i].mode));
-		rel = xasprintf("boots/%s", v[i].name);
-		json_object_object_add(b, "dir", json_object_new_string(rel));
-		free(rel);
-		json_object_array_add(boots, b);
+		manifest_boot__init(mb);
+		mb->boot = v[i].name;
+		mb->mode = v[i].mode;
+		mb->dir = v[i].dir;
+		mb->outcome = v[i].outcome;
 	}
-	json_object_object_add(o, "schema", json_object_new_int(1));
-	json_object_object_add(o, "run_id", json_object_new_string(run_id));
-	json_object_object_add(o, "scenario", json_object_new_string("import"));
-	json_object_object_add(o, "image", json_object_new_string("imported"));
-	json_object_object_add(o, "modes", modes);
-	json_object_object_add(o, "boots", boots);
-	err = jwrite(path, o, WHO);
-	json_object_put(o);
+	err = manifest__write(&man, path, WHO);
+	free(man.modes);
+	free(man.boots);
 	free(path);
 	return err;
 }
@@ -309,7 +326,7 @@ int cmd_import(int argc, char **argv)
 		char *text = NULL, *mode, *bdir;
 		int index;
 		struct boot_data *b = import__read(argv[i], &text, &len, &why);
-		struct json_object *bj;
+		struct imported_boot ib;
 
 		if (why) {
 			fprintf(stderr, WHO ": %s: refused: %s\n", argv[i], why);
@@ -323,20 +340,20 @@ int cmd_import(int argc, char **argv)
 		v[n].mode = mode;
 		v[n].name = xasprintf("%s-%03d", mode, index);
 		v[n].cmdline = first_line(b, "kernel-cmdline.txt");
-		bdir = xasprintf("%s/boots/%s", dir, v[n].name);
-		bj = boot__json(b, v[n].name, mode, index, argv[i]);
+		v[n].dir = xasprintf("boots/%s", v[n].name);
+		bdir = xasprintf("%s/%s", dir, v[n].dir);
+		imported_boot__init(&ib, b, v[n].name, mode, index, argv[i]);
+		v[n].outcome = ib.f.outcome;
 		import__say_refusals(argv[i], b);
-		if (import__write(bdir, b, text, len, bj)) {
+		if (import__write(bdir, b, text, len, &ib.f)) {
 			refused++;
-			free(v[n].name);
-			free(v[n].mode);
-			free(v[n].cmdline);
+			imported__free(&v[n]);
 		} else {
 			if (!o.quiet)
 				printf("%s -> %s\n", argv[i], bdir);
 			n++;
 		}
-		json_object_put(bj);
+		imported_boot__free(&ib);
 		free(bdir);
 		boot_data__free(b);
 		free(text);
@@ -346,11 +363,8 @@ int cmd_import(int argc, char **argv)
 	if (!o.quiet || refused)
 		printf("run: %s (%d boot%s imported, %d refused)\n", dir, n, n == 1 ? "" : "s",
 		       refused);
-	for (int i = 0; i < n; i++) {
-		free(v[i].name);
-		free(v[i].mode);
-		free(v[i].cmdline);
-	}
+	for (int i = 0; i < n; i++)
+		imported__free(&v[i]);
 	free(v);
 	free(dir);
 	return !n ? 2 : refused ? 1 : 0;
