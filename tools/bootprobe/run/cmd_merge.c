@@ -16,6 +16,7 @@
 #define _GNU_SOURCE
 #include "boot.h"
 #include "jsonio.h"
+#include "resultfiles.h"
 #include "commands.h"
 #include "runner.h"
 #include "scenario.h"
@@ -24,7 +25,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <json-c/json.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,14 +65,23 @@ static const char merge_usage[] =
 "  bootprobe report results/big\n";
 
 /* The manifest fields every part must share: the message names the field. */
-static const char *const same_fields[] = {
-	"run_id", "plan_hash", "scenario", "kernel_build_hash", "qemu_version", "image",
-	"guest_args",
+static const struct {
+	const char *name;
+	size_t off;		/* of a string in struct manifest */
+} same_fields[] = {
+	{ "run_id", offsetof(struct manifest, run_id) },
+	{ "plan_hash", offsetof(struct manifest, plan_hash) },
+	{ "scenario", offsetof(struct manifest, scenario) },
+	{ "kernel_build_hash", offsetof(struct manifest, kernel_build_hash) },
+	{ "qemu_version", offsetof(struct manifest, qemu_version) },
+	{ "image", offsetof(struct manifest, image) },
+	{ "guest_args", offsetof(struct manifest, guest_args) },
+	{ "accel", offsetof(struct manifest, accel_used) },
 };
 
 struct part {
 	const char *dir;
-	struct json_object *man;
+	struct manifest man;	/* its manifest.json, read by the results module */
 	long k, n;
 	long lo, hi;		/* its plan positions */
 };
@@ -83,7 +93,7 @@ struct merge {
 	long total;		/* plan boots */
 	/* by plan position: the part that has the boot (-1 none), its manifest entry */
 	int *owner;
-	struct json_object **entry;
+	const struct manifest_boot **entry;
 	int missing;		/* planned boots not merged */
 };
 
@@ -101,50 +111,55 @@ static int refuse(const char *fmt, ...)
 	return -1;
 }
 
-static const char *accel_used(struct json_object *man)
+/* The string field at @off of @man, "" when it has none. */
+static const char *field(const struct manifest *man, size_t off)
 {
-	return jstr(jget(man, "accel"), "used");
+	const char *s = *(const char *const *)((const char *)man + off);
+
+	return s ? s : "";
 }
 
 /* Read PART/manifest.json: it must be a shard's. */
 static int part__load(struct part *p, const char *dir)
 {
-	const char *why = "missing";
-	struct json_object *shard;
-	char *path = xasprintf("%s/manifest.json", dir);
+	char *path = xasprintf("%s/manifest.json", dir), err[512];
+	int ret = manifest__read(&p->man, path, NULL, err, sizeof(err));
 
 	p->dir = dir;
-	p->man = jread(path, &why);
 	free(path);
-	if (!p->man)
-		return refuse("%s: manifest.json: %s", dir, why);
-	shard = jget(p->man, "shard");
-	if (!shard)
+	if (ret)
+		return refuse("%s", err);
+	if (!p->man.has_shard)
 		return refuse("%s: not a part of a sharded run (its manifest has no shard; "
 			      "run with --shard K/N)", dir);
-	p->n = jlong(shard, "n", 1, 100000);
-	p->k = jlong(shard, "k", 1, p->n);
+	p->n = p->man.shard.n >= 1 && p->man.shard.n <= 100000 ? p->man.shard.n : -1;
+	p->k = p->man.shard.k >= 1 && p->man.shard.k <= p->n ? p->man.shard.k : -1;
 	if (p->n < 0 || p->k < 0)
 		return refuse("%s: manifest.json: shard is not K/N with 1 <= K <= N", dir);
 	return 0;
 }
 
+/* The plan's size the manifest states, -1 when none a plan can have. */
+static long plan_boots(const struct manifest *man)
+{
+	return man->plan_boots >= 1 && man->plan_boots <= 100000L * MAX_MODES ?
+	       man->plan_boots : -1;
+}
+
 /* The first part's modes and plan size, which the others must match. */
 static int merge__read_plan(struct merge *m, const struct part *p)
 {
-	struct json_object *modes = jget(p->man, "modes");
-	size_t nr = modes && json_object_is_type(modes, json_type_array) ?
-		json_object_array_length(modes) : 0;
+	size_t nr = p->man.nr_modes;
 
 	for (size_t i = 0; i < nr; i++) {
-		const char *name = jstr(json_object_array_get_idx(modes, i), "name");
+		const char *name = p->man.modes[i].name ? p->man.modes[i].name : "";
 
 		if (!name_is_valid(name) || strv__contains(&m->modes, name))
 			return refuse("%s: manifest.json: mode %zu: '%s' is no mode name", p->dir,
 				      i + 1, name);
 		strv__push(&m->modes, name);
 	}
-	m->total = jlong(p->man, "plan_boots", 1, 100000L * MAX_MODES);
+	m->total = plan_boots(&p->man);
 	if (!nr || nr > MAX_MODES || m->total < 0 || m->total % (long)nr)
 		return refuse("%s: manifest.json: no plan (modes and plan_boots)", p->dir);
 	if (p->n > m->total)
@@ -161,32 +176,29 @@ static int merge__read_plan(struct merge *m, const struct part *p)
 static int part__same(const struct merge *m, const struct part *p)
 {
 	const struct part *first = &m->parts[0];
-	struct json_object *modes = jget(p->man, "modes");
 
 	for (size_t i = 0; i < sizeof(same_fields) / sizeof(same_fields[0]); i++) {
-		const char *f = same_fields[i];
+		const char *f = same_fields[i].name, *mine = field(&p->man, same_fields[i].off);
+		const char *theirs = field(&first->man, same_fields[i].off);
 
-		if (strcmp(jstr(p->man, f), jstr(first->man, f)))
+		if (strcmp(mine, theirs))
 			return refuse("%s: %s is '%.80s', %s has '%.80s': not parts of one run",
-				      p->dir, f, jstr(p->man, f), first->dir, jstr(first->man, f));
+				      p->dir, f, mine, first->dir, theirs);
 	}
-	if (strcmp(accel_used(p->man), accel_used(first->man)))
-		return refuse("%s: accel is '%s', %s has '%s': not parts of one run", p->dir,
-			      accel_used(p->man), first->dir, accel_used(first->man));
-	if (jlong(p->man, "plan_boots", 1, 100000L * MAX_MODES) != m->total || p->n != first->n)
+	if (plan_boots(&p->man) != m->total || p->n != first->n)
 		return refuse("%s: shard %ld/%ld of %ld boots, %s is %ld/%ld of %ld: not parts "
-			      "of one run", p->dir, p->k, p->n,
-			      jlong(p->man, "plan_boots", 1, 100000L * MAX_MODES), first->dir,
+			      "of one run", p->dir, p->k, p->n, plan_boots(&p->man), first->dir,
 			      first->k, first->n, m->total);
-	if (!modes || !json_object_is_type(modes, json_type_array) ||
-	    json_object_array_length(modes) != m->modes.n)
+	if (p->man.nr_modes != m->modes.n)
 		return refuse("%s: modes differ from %s's: not parts of one run", p->dir,
 			      first->dir);
-	for (size_t i = 0; i < m->modes.n; i++)
-		if (strcmp(jstr(json_object_array_get_idx(modes, i), "name"), m->modes.v[i]))
+	for (size_t i = 0; i < m->modes.n; i++) {
+		const char *name = p->man.modes[i].name ? p->man.modes[i].name : "";
+
+		if (strcmp(name, m->modes.v[i]))
 			return refuse("%s: mode %zu is '%s', %s has '%s': not parts of one run",
-				      p->dir, i + 1, jstr(json_object_array_get_idx(modes, i),
-							  "name"), first->dir, m->modes.v[i]);
+				      p->dir, i + 1, name, first->dir, m->modes.v[i]);
+	}
 	return 0;
 }
 
@@ -219,25 +231,23 @@ static long merge__position(const struct merge *m, const char *name)
 static int part__claim_boots(struct merge *m, int pi)
 {
 	struct part *p = &m->parts[pi];
-	struct json_object *boots = jget(p->man, "boots");
-	size_t nr = boots && json_object_is_type(boots, json_type_array) ?
-		json_object_array_length(boots) : 0;
 
 	shard__range(m->total, p->k, p->n, &p->lo, &p->hi);
-	for (size_t i = 0; i < nr; i++) {
-		struct json_object *e = json_object_array_get_idx(boots, i);
-		const char *name = jstr(e, "boot");
+	for (size_t i = 0; i < p->man.nr_boots; i++) {
+		const struct manifest_boot *e = &p->man.boots[i];
+		const char *name = e->boot ? e->boot : "", *mode = e->mode ? e->mode : "";
+		const char *rel = e->dir ? e->dir : "";
 		char *dir = xasprintf("boots/%s", name);
 		long pos = merge__position(m, name);
-		bool dir_ok = !strcmp(jstr(e, "dir"), dir);
+		bool dir_ok = !strcmp(rel, dir);
 
 		free(dir);
-		if (pos >= 0 && strcmp(jstr(e, "mode"), m->modes.v[pos % m->modes.n]))
+		if (pos >= 0 && strcmp(mode, m->modes.v[pos % m->modes.n]))
 			return refuse("%s: manifest.json: boot %s has mode '%.80s', the plan's is '%s'",
-				      p->dir, name, jstr(e, "mode"), m->modes.v[pos % m->modes.n]);
+				      p->dir, name, mode, m->modes.v[pos % m->modes.n]);
 		if (pos < 0 || !dir_ok)
 			return refuse("%s: manifest.json: boot %zu ('%.80s' in '%.80s') is no boot "
-				      "of the plan", p->dir, i + 1, name, jstr(e, "dir"));
+				      "of the plan", p->dir, i + 1, name, rel);
 		if (pos < p->lo || pos >= p->hi)
 			return refuse("%s: boot %s is not shard %ld/%ld's (plan position %ld, the "
 				      "shard has %ld..%ld)", p->dir, name, p->k, p->n, pos, p->lo,
@@ -341,20 +351,22 @@ static void merge__name_missing(struct merge *m)
  */
 static const char *boot_json__mismatch(int dfd, const char *name, const char *mode)
 {
-	const char *why = NULL;
-	struct json_object *o;
+	static char why[512];
+	struct boot_file f;
 	size_t len = 0;
 	char *text = read_file_at(dfd, "boot.json", &len);
 	bool same;
 
 	if (!text)
 		return read_file_strerror(errno);
-	o = jparse(text, len, &why);
+	if (boot_file__parse(&f, text, len, "boot.json", why, sizeof(why))) {
+		free(text);
+		/* "boot.json: why": the caller names the file */
+		return why + strlen("boot.json: ");
+	}
 	free(text);
-	if (!o)
-		return why;
-	same = !strcmp(jstr(o, "boot"), name) && !strcmp(jstr(o, "mode"), mode);
-	json_object_put(o);
+	same = f.boot && !strcmp(f.boot, name) && f.mode && !strcmp(f.mode, mode);
+	boot_file__free(&f);
 	return same ? NULL : "its boot.json names another boot or mode";
 }
 
@@ -412,26 +424,29 @@ static int copy_boot(const char *src, const char *dst, const char *name, const c
 /* Where each boot ran, for the merged manifest: the part's host. */
 static const char *part__host(const struct part *p)
 {
-	const char *h = jstr(jget(p->man, "host"), "hostname");
+	const char *h = p->man.has_host ? p->man.host.hostname : NULL;
 
-	return *h ? h : "?";
+	return h && *h ? h : "?";
 }
 
-static struct json_object *part__json(const struct part *p, int boots)
+static void part__manifest(struct manifest_part *mp, const struct part *p, long boots)
 {
-	struct json_object *o = json_object_new_object();
 	const char *slash = strrchr(p->dir, '/');
 
-	json_object_object_add(o, "folder", json_object_new_string(slash ? slash + 1 : p->dir));
-	json_object_object_add(o, "k", json_object_new_int64(p->k));
-	json_object_object_add(o, "n", json_object_new_int64(p->n));
-	json_object_object_add(o, "hostname", json_object_new_string(part__host(p)));
-	json_object_object_add(o, "host", json_object_get(jget(p->man, "host")));
-	json_object_object_add(o, "jobs", json_object_get(jget(p->man, "jobs")));
-	json_object_object_add(o, "started_at", json_object_new_string(jstr(p->man, "started_at")));
-	json_object_object_add(o, "ended_at", json_object_new_string(jstr(p->man, "ended_at")));
-	json_object_object_add(o, "boots", json_object_new_int(boots));
-	return o;
+	*mp = (struct manifest_part){
+		.folder = slash ? slash + 1 : p->dir, .k = p->k, .n = p->n,
+		.hostname = part__host(p), .has_host = p->man.has_host, .host = p->man.host,
+		.jobs = p->man.jobs, .started_at = p->man.started_at,
+		.ended_at = p->man.ended_at, .boots = boots,
+	};
+}
+
+/* A time of @p later (@later) or earlier than *@t, or the first one: into *@t. */
+static void keep_time(const char **t, const char *part_t, bool later)
+{
+	/* ISO 8601 UTC times sort as text; a part that does not say is left out. */
+	if (part_t && *part_t && (!*t || (strcmp(part_t, *t) > 0) == later))
+		*t = part_t;
 }
 
 /*
@@ -441,52 +456,44 @@ static struct json_object *part__json(const struct part *p, int boots)
  */
 static int merge__write_manifest(struct merge *m, const char *out, const bool *copied)
 {
-	struct json_object *man = m->parts[0].man, *boots = json_object_new_array();
-	struct json_object *parts = json_object_new_array();
-	const char *started = jstr(man, "started_at"), *ended = jstr(man, "ended_at");
-	bool interrupted = false;
+	struct manifest man = m->parts[0].man;
 	char *path;
 	int err;
 
+	man.boots = xcalloc(m->total, sizeof(*man.boots));
+	man.parts = xcalloc(m->nr_parts, sizeof(*man.parts));
+	man.nr_boots = man.nr_parts = 0;
+	man.started_at = man.ended_at = NULL;
+	man.interrupted = false;
 	for (long pos = 0; pos < m->total; pos++) {
-		struct json_object *e;
+		struct manifest_boot *e = &man.boots[man.nr_boots];
 
 		if (!copied[pos])
 			continue;
-		e = json_object_get(m->entry[pos]);
-		if (!*jstr(e, "host"))
-			json_object_object_add(e, "host", json_object_new_string(
-				part__host(&m->parts[m->owner[pos]])));
-		json_object_array_add(boots, e);
+		*e = *m->entry[pos];
+		if (!e->host || !*e->host)
+			e->host = part__host(&m->parts[m->owner[pos]]);
+		man.nr_boots++;
 	}
 	for (int i = 0; i < m->nr_parts; i++) {
 		const struct part *p = &m->parts[i];
-		int n = 0;
+		long n = 0;
 
 		for (long pos = 0; pos < m->total; pos++)
 			n += copied[pos] && m->owner[pos] == i;
-		json_object_array_add(parts, part__json(p, n));
-		/* ISO 8601 UTC times sort as text; a part that does not say is left out. */
-		if (*jstr(p->man, "started_at") &&
-		    (!*started || strcmp(jstr(p->man, "started_at"), started) < 0))
-			started = jstr(p->man, "started_at");
-		if (strcmp(jstr(p->man, "ended_at"), ended) > 0)
-			ended = jstr(p->man, "ended_at");
-		interrupted |= json_object_get_boolean(jget(p->man, "interrupted"));
+		part__manifest(&man.parts[man.nr_parts++], p, n);
+		keep_time(&man.started_at, p->man.started_at, false);
+		keep_time(&man.ended_at, p->man.ended_at, true);
+		man.interrupted |= p->man.interrupted == 1;
 	}
-	man = json_object_get(man);
-	json_object_object_add(man, "started_at", json_object_new_string(started));
-	json_object_object_add(man, "ended_at", json_object_new_string(ended));
-	json_object_object_add(man, "interrupted", json_object_new_boolean(interrupted));
-	json_object_object_del(man, "shard");
-	json_object_object_del(man, "host");
-	json_object_object_add(man, "boots_planned", json_object_new_int64(m->total));
-	json_object_object_add(man, "boots", boots);
-	json_object_object_add(man, "parts", parts);
+	man.has_shard = false;
+	man.has_host = false;
+	man.boots_planned = m->total;
 	path = xasprintf("%s/manifest.json", out);
-	err = jwrite(path, man, WHO);
+	err = manifest__write(&man, path, WHO);
 	free(path);
-	json_object_put(man);
+	free(man.boots);
+	free(man.parts);
 	return err;
 }
 
@@ -501,7 +508,7 @@ static long merge__copy(struct merge *m, const char *out, bool *copied)
 
 		if (m->owner[pos] < 0)
 			continue;
-		name = jstr(m->entry[pos], "boot");
+		name = m->entry[pos]->boot;
 		src = xasprintf("%s/boots/%s", m->parts[m->owner[pos]].dir, name);
 		dst = xasprintf("%s/boots/%s", out, name);
 		copied[pos] = !copy_boot(src, dst, name, m->modes.v[pos % m->modes.n]);
@@ -550,7 +557,7 @@ static int merge__run(struct merge *m, const char *out, bool quiet)
 static void merge__free(struct merge *m)
 {
 	for (int i = 0; i < m->nr_parts; i++)
-		json_object_put(m->parts[i].man);
+		manifest__free(&m->parts[i].man);
 	strv__free(&m->modes);
 	free(m->owner);
 	free(m->entry);
