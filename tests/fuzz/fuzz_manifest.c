@@ -19,7 +19,7 @@
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
-	char *text = malloc(size + 1);
+	char *text = malloc(size + 1), err[512];
 	struct run_data *r = calloc(1, sizeof(*r));
 	struct strv dirs = { 0 };
 	struct json_object *o;
@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	text[size] = '\0';
 	r->dir = strdup(RUN_DIR);
 	r->run_id = strdup("fuzz");
-	run_data__read_manifest(r, text, size, &dirs);
+	run_data__read_manifest(r, text, size, &dirs, err, sizeof(err));
 	r->boots = calloc(MAX_BOOTS, sizeof(*r->boots));
 	for (size_t i = 0; i < dirs.n && i < MAX_BOOTS; i++) {
 		struct boot_data *b = boot_data__new(dirs.v[i]);

@@ -4,7 +4,7 @@
 #include "cmdline.h"
 #include "events.h"
 #include "jsonio.h"
-#include "outcome.h"
+#include "resultfiles.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -655,24 +655,32 @@ void boot_data__parse_console(struct boot_data *b, const char *text, const char 
  * command line it gave the guest; a boot.json from before it wrote them
  * has only the command line, read here by the same scanner.
  */
-static void boot_data__settings(struct boot_data *b, struct json_object *o)
+static void boot_data__settings(struct boot_data *b, const struct boot_file *f)
 {
 	struct boot_settings s;
-	double t = jseconds(o, "udev_event_timeout_s", 0, 86400);
 
 	boot_settings__from_cmdline(&s, b->kernel_cmdline);
-	b->event_timeout_s = isnan(t) ? s.udev_event_timeout_s : t;
-	copy(b->kill_policy, jget(o, "kill_policy") ? jstr(o, "kill_policy") : s.kill_policy);
+	b->event_timeout_s = isnan(f->udev_event_timeout_s) ? s.udev_event_timeout_s
+							    : f->udev_event_timeout_s;
+	copy(b->kill_policy, f->kill_policy ? f->kill_policy : s.kill_policy);
+}
+
+/* @s, or @dflt when the file has none or an empty one. */
+static char *dup_or(const char *s, const char *dflt)
+{
+	return xstrdup(s && *s ? s : dflt);
 }
 
 int boot_data__parse_boot_json(struct boot_data *b, const char *text, size_t len,
 			       const char *label, char *err, int errlen)
 {
-	const char *why = NULL;
-	struct json_object *o = jparse(text, len, &why);
+	struct boot_file f;
+	char why[512];
 
-	if (!o) {
-		snprintf(err, errlen, "%s: %s: not a finished boot", label, why);
+	/* The results format's reader (resultfiles.h): the one for every boot.json. */
+	if (boot_file__parse(&f, text, len, label, why, sizeof(why))) {
+		/* A schema it does not read says so alone; a file no JSON object is no boot. */
+		snprintf(err, errlen, "%s%s", why, f.schema < 0 ? "" : ": not a finished boot");
 		return -1;
 	}
 	free(b->name);
@@ -680,17 +688,17 @@ int boot_data__parse_boot_json(struct boot_data *b, const char *text, size_t len
 	free(b->outcome);
 	free(b->kernel_cmdline);
 	free(b->host);
-	b->host = xstrdup(jstr(o, "host"));
-	b->name = xstrdup(*jstr(o, "boot") ? jstr(o, "boot") : "?");
-	b->mode = xstrdup(*jstr(o, "mode") ? jstr(o, "mode") : "?");
-	b->outcome = xstrdup(*jstr(o, "outcome") ? jstr(o, "outcome") : "?");
-	b->kernel_cmdline = xstrdup(jstr(o, "kernel_cmdline"));
-	b->wall_s = jseconds(o, "wall_s", 0, 86400);
-	b->console_last_write_s = jseconds(o, "console_last_write_s", 0, 86400);
-	boot_data__settings(b, o);
+	b->host = dup_or(f.host, "");
+	b->name = dup_or(f.boot, "?");
+	b->mode = dup_or(f.mode, "?");
+	b->outcome = dup_or(f.outcome, "?");
+	b->kernel_cmdline = dup_or(f.kernel_cmdline, "");
+	b->wall_s = f.wall_s;
+	b->console_last_write_s = f.console_last_write_s;
+	boot_data__settings(b, &f);
 	if (!strcmp(b->mode, "?"))
 		warn(b, "%s: no mode", label);
-	json_object_put(o);
+	boot_file__free(&f);
 	return 0;
 }
 

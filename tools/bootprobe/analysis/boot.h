@@ -278,7 +278,7 @@ double boot_data__boot_time(const struct boot_data *b);
 extern const char boot_time_words[];
 extern const char boot_time_sentence[];
 
-/* Whether @b's outcome is ok (outcome.h names the outcomes). */
+/* Whether @b's outcome is ok (resultfiles.h names the outcomes). */
 bool boot_data__ok(const struct boot_data *b);
 
 /* Probes that ran once user space started (spans with a known start). */

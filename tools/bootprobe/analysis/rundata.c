@@ -4,6 +4,7 @@
 #include "rundata.h"
 #include "drivers.h"
 #include "jsonio.h"
+#include "resultfiles.h"
 #include "sdanalyze.h"
 
 #include <dirent.h>
@@ -41,20 +42,19 @@ static bool boot_dir_ok(const char *rel)
 }
 
 /*
- * Boot folders: those the manifest @man names, else (@why it could not be
- * read) every folder under boots/.
+ * Boot folders: those the manifest @man names, else (@man NULL: @unread
+ * says why it could not be read) every folder under boots/.
  */
-static void list_boots(const char *dir, struct json_object *man, const char *why,
+static void list_boots(const char *dir, const struct manifest *man, const char *unread,
 		       struct strv *out, struct strv *warnings)
 {
-	struct json_object *boots = jget(man, "boots");
 	DIR *d;
 	struct dirent *e;
 	char *path;
 
-	if (boots && json_object_is_type(boots, json_type_array)) {
-		for (size_t i = 0; i < json_object_array_length(boots); i++) {
-			const char *rel = jstr(json_object_array_get_idx(boots, i), "dir");
+	if (man && man->has_boots) {
+		for (size_t i = 0; i < man->nr_boots; i++) {
+			const char *rel = man->boots[i].dir ? man->boots[i].dir : "";
 			char *path;
 
 			if (!boot_dir_ok(rel)) {
@@ -73,8 +73,11 @@ static void list_boots(const char *dir, struct json_object *man, const char *why
 		}
 		return;
 	}
-	strv__pushf(warnings, "%s/manifest.json: %s; reading every folder under boots/", dir,
-		    man ? "no boots list" : why ? why : "missing");
+	if (man)
+		strv__pushf(warnings, "%s/manifest.json: no boots list; reading every folder "
+			    "under boots/", dir);
+	else
+		strv__pushf(warnings, "%s; reading every folder under boots/", unread);
 	path = xasprintf("%s/boots", dir);
 	d = opendir(path);
 	while (d && (e = readdir(d)))
@@ -88,37 +91,25 @@ static void list_boots(const char *dir, struct json_object *man, const char *why
 }
 
 /* What the manifest @man says of the scenario: baseline, time scale, modes. */
-static void read_manifest(struct run_data *r, struct json_object *man)
+static void read_manifest(struct run_data *r, const struct manifest *man)
 {
-	struct json_object *modes = jget(man, "modes");
-	double jobs;
-
-	if (*jstr(man, "baseline"))
-		r->baseline = xstrdup(jstr(man, "baseline"));
+	if (man->baseline && *man->baseline)
+		r->baseline = xstrdup(man->baseline);
 	/* run --until-ci: what stopped it */
-	if (*jstr(jget(man, "until"), "ended"))
-		r->until_end = xstrdup(jstr(jget(man, "until"), "ended"));
-	/* A factor a scenario accepts (above 0, at most 10), else unknown (0). */
-	r->time_scale = jseconds(man, "time_scale", 1e-9, 10);
-	if (isnan(r->time_scale)) {
-		if (jget(man, "time_scale") && !json_object_is_type(jget(man, "time_scale"), json_type_null))
-			strv__pushf(&r->warnings, "%s/manifest.json: time_scale is no factor "
-				    "bootprobe uses (ignored)", r->dir);
-		r->time_scale = 0;
-	}
-	jobs = jseconds(man, "jobs", 1, 64);
-	r->jobs = isnan(jobs) || jobs != (int)jobs ? 0 : (int)jobs;
-	if (r->jobs && *jstr(man, "jobs_from"))
-		r->jobs_from = xstrdup(jstr(man, "jobs_from"));
-	if (!modes || !json_object_is_type(modes, json_type_array))
-		return;
-	for (size_t i = 0; i < json_object_array_length(modes); i++) {
-		struct json_object *m = json_object_array_get_idx(modes, i);
+	if (man->has_until && man->until.ended && *man->until.ended)
+		r->until_end = xstrdup(man->until.ended);
+	/* A factor a scenario accepts (the reader names another), else unknown (0). */
+	r->time_scale = isnan(man->time_scale) ? 0 : man->time_scale;
+	r->jobs = man->jobs >= 1 && man->jobs <= 64 ? (int)man->jobs : 0;
+	if (r->jobs && man->jobs_from && *man->jobs_from)
+		r->jobs_from = xstrdup(man->jobs_from);
+	for (size_t i = 0; i < man->nr_modes; i++) {
+		const struct manifest_mode *m = &man->modes[i];
 
-		if (!*jstr(m, "name"))
+		if (!m->name || !*m->name)
 			continue;
-		strv__push(&r->mode_names, jstr(m, "name"));
-		strv__push(&r->mode_args, jstr(m, "kernel_args"));
+		strv__push(&r->mode_names, m->name);
+		strv__push(&r->mode_args, m->kernel_args ? m->kernel_args : "");
 	}
 }
 
@@ -176,15 +167,32 @@ int run_data__print_verdicts(const struct run_data *r, FILE *out, const char *pr
 	return r->nr_damaged + kept;
 }
 
-void run_data__read_manifest(struct run_data *r, const char *text, size_t len,
-			     struct strv *dirs)
+int run_data__read_manifest(struct run_data *r, const char *text, size_t len,
+			    struct strv *dirs, char *err, int errlen)
 {
-	const char *why = "missing";
-	struct json_object *man = text ? jparse(text, len, &why) : NULL;
+	char *label = xasprintf("%s/manifest.json", r->dir), why[512];
+	struct manifest man;
+	int ret = 0;
 
-	read_manifest(r, man);
-	list_boots(r->dir, man, why, dirs, &r->warnings);
-	json_object_put(man);
+	/* The results format's reader (resultfiles.h): the one for every manifest. */
+	if (!text) {
+		snprintf(why, sizeof(why), "%s: missing", label);
+		list_boots(r->dir, NULL, why, dirs, &r->warnings);
+	} else if (manifest__parse(&man, text, len, label, &r->warnings, why, sizeof(why))) {
+		/* A schema this bootprobe does not read: the run is not guessed at. */
+		if (man.schema < 0) {
+			snprintf(err, errlen, "%s", why);
+			ret = -1;
+		} else {
+			list_boots(r->dir, NULL, why, dirs, &r->warnings);
+		}
+	} else {
+		read_manifest(r, &man);
+		list_boots(r->dir, &man, NULL, dirs, &r->warnings);
+		manifest__free(&man);
+	}
+	free(label);
+	return ret;
 }
 
 struct run_data *run_data__load(const char *dir, char *err, int errlen)
@@ -216,7 +224,11 @@ struct run_data *run_data__load(const char *dir, char *err, int errlen)
 	if (!text && errno != ENOENT)
 		strv__pushf(&r->warnings, "%s: %s", path, read_file_strerror(errno));
 	free(path);
-	run_data__read_manifest(r, text, len, &dirs);
+	if (run_data__read_manifest(r, text, len, &dirs, err, errlen)) {
+		free(text);
+		run_data__free(r);
+		return NULL;
+	}
 	free(text);
 	r->boots = xcalloc(dirs.n ? dirs.n : 1, sizeof(*r->boots));
 	for (size_t i = 0; i < dirs.n; i++) {

@@ -155,10 +155,12 @@ struct run_data *run_data__open(const char *dir, const char *cmd);
  * RUN/manifest.json's text (@len bytes, NUL-terminated; NULL when it could
  * not be read) into @r, whose dir is set: the baseline, time scale and modes,
  * and the boot folders it lists into @dirs (else every folder under boots/).
- * What run_data__load() does with the manifest; exposed for the fuzzer.
+ * -1 with the one-line reason in @err when its schema is one this bootprobe
+ * does not read (nothing of the run is then read).  What run_data__load()
+ * does with the manifest; exposed for the fuzzer.
  */
-void run_data__read_manifest(struct run_data *r, const char *text, size_t len,
-			     struct strv *dirs);
+int run_data__read_manifest(struct run_data *r, const char *text, size_t len,
+			    struct strv *dirs, char *err, int errlen);
 void run_data__free(struct run_data *r);
 /* Fill the per-mode statistics. */
 void run_data__analyze(struct run_data *r);

@@ -556,6 +556,7 @@ static void boots__read(struct manifest *m, struct json_object *o)
 {
 	struct json_object **v;
 
+	m->has_boots = jarr(o, "boots") != NULL;
 	m->nr_boots = objects_of(o, "boots", &v);
 	m->boots = xcalloc(m->nr_boots ? m->nr_boots : 1, sizeof(*m->boots));
 	for (size_t i = 0; i < m->nr_boots; i++) {

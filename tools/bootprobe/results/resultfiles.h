@@ -169,6 +169,7 @@ struct manifest {
 	long plan_boots;
 	bool has_shard;
 	struct manifest_shard shard;
+	bool has_boots;			/* read: the file lists boots (none yet, maybe) */
 	struct manifest_boot *boots;
 	size_t nr_boots;
 	struct manifest_part *parts;
