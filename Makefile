@@ -128,10 +128,11 @@ $(GUEST)/initramfs.cpio: tools/mkinitramfs.sh tools/guest/init $(GUEST)/build-ha
 	$(Q)tools/mkinitramfs.sh $(GUEST) $@ $(GUEST_EXTRAS)
 
 # Kernel arguments the guest needs on every boot (the collector's boot-time
-# tracing); bootprobe run reads them from next to the initramfs.  Printing
-# them is all `probetrace --boot-args` does: nothing is loaded on the host.
-$(GUEST)/boot-args: $(PROBETRACE)
-	$(Q)$(PROBETRACE) --boot-args >$@
+# tracing); bootprobe run reads them from next to the initramfs.  Made from
+# the booted kernel's BTF, read from its vmlinux: nothing is loaded on the host.
+$(GUEST)/boot-args: $(PROBETRACE) $(GUEST)/build-hash
+	$(call msg,BOOTARGS,$@)
+	$(Q)$(PROBETRACE) --boot-args --btf $(GUEST)/vmlinux >$@
 
 guest: $(GUEST)/initramfs.cpio $(GUEST)/boot-args
 

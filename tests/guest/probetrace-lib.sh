@@ -47,7 +47,7 @@ pt_boot() {
 	if [ -e "$(dirname "$PT_INITRD")/boot-args" ]; then
 		bp_run "$id" --initrd "$PT_INITRD" "$@"
 	else
-		bp_run "$id" --initrd "$PT_INITRD" --append "$("$PROBETRACE" --boot-args)" "$@"
+		bp_run "$id" --initrd "$PT_INITRD" --append "$("$PROBETRACE" --boot-args --btf build/guest/vmlinux)" "$@"
 	fi
 }
 

@@ -4,7 +4,8 @@
  * the collector attached, read back from the kernel's boot-time tracing
  * and emitted as records flagged "pre_collector": true.
  *
- * The guest's kernel command line turns the tracing on: PT_BOOT_ARGS.
+ * The guest's kernel command line turns the tracing on: probetrace
+ * --boot-args (bootargs.c) makes it from the booted kernel's BTF.
  */
 #ifndef PROBETRACE_BOOTTRACE_H
 #define PROBETRACE_BOOTTRACE_H
@@ -14,49 +15,24 @@
 #include <json-c/json.h>
 
 /*
- * The kernel arguments that record what the collector cannot see (printed
- * by `probetrace --boot-args`).  really_probe(dev, drv): %di is dev, whose
- * first field is kobj, whose first field is its name; %si is drv, whose
- * first field is its name and third its owner, a struct module whose name
- * is at +24 (state, list, name: unchanged since 2.6; "(fault)" when built
- * in).  really_probe returns a driver's probe error as a positive number,
- * so ret is read as s32.  A module load is its syscall, from entry to
- * return (x86-64 wrappers, as the BPF side); a probe runs asynchronously
- * inside async_run_entry_fn().  Return probes may be pending on many
- * threads at once (udevd's workers, async kworkers): 64 instances each,
- * and the misses are read back from kprobe_profile.  A disk or network
- * interface appears when device_add_disk(parent, disk, groups) or
- * register_netdevice(dev) returns.  A disk's name is read at entry
- * (disk_name follows three ints in struct gendisk), an interface's once
+ * The kernel arguments that record what the collector cannot see are made
+ * for each kernel from its BTF (bootargs.c, `probetrace --boot-args`).
+ * really_probe(dev, drv): the driver's and device's names and the
+ * driver's module ("(fault)" when built in); really_probe returns a
+ * driver's probe error as a positive number, so ret is read as s32.  A
+ * module load is its syscall, from entry to return (x86-64 wrappers, as
+ * the BPF side); a probe runs asynchronously inside async_run_entry_fn().
+ * Return probes may be pending on many threads at once (udevd's workers,
+ * async kworkers): 64 instances each, and the misses are read back from
+ * kprobe_profile.  A disk or network interface appears when
+ * device_add_disk(parent, disk, groups) or register_netdevice(dev)
+ * returns.  A disk's name is read at entry, an interface's once
  * register_netdevice() has made "eth%d" a name, when it calls
- * netdev_register_kobject(dev) (name is struct net_device's first field);
- * each is paired with the return on the same thread.  A disk's parent
- * and grandparent (struct device: parent at +64, driver at +104, after a
- * 64-byte kobject) and their drivers name the probe that made it, as the
- * BPF side's ancestor walk does; an interface's is the probe its thread
- * runs.
+ * netdev_register_kobject(dev); each is paired with the return on the
+ * same thread.  A disk's parent and grandparent and their drivers name
+ * the probe that made it, as the BPF side's ancestor walk does; an
+ * interface's is the probe its thread runs.
  */
-#define PT_BOOT_ARGS \
-	"trace_event=initcall:initcall_start,initcall:initcall_finish," \
-	"kthread:kthread_create_start,kthread:kthread_create_end," \
-	"signal:signal_generate,module:module_load " \
-	"kprobe_event=p:bootprobe/probe_entry,really_probe," \
-	"drv=+0(+0(%si)):string,dev=+0(+0(%di)):string," \
-	"owner=+24(+16(%si)):string;" \
-	"r64:bootprobe/probe_return,really_probe,ret=$retval:s32;" \
-	"p:bootprobe/finit_module,__x64_sys_finit_module;" \
-	"r64:bootprobe/finit_module_ret,__x64_sys_finit_module,ret=$retval:s64;" \
-	"p:bootprobe/init_module,__x64_sys_init_module;" \
-	"r64:bootprobe/init_module_ret,__x64_sys_init_module,ret=$retval:s64;" \
-	"p:bootprobe/async_entry,async_run_entry_fn;" \
-	"r64:bootprobe/async_return,async_run_entry_fn;" \
-	"p:bootprobe/disk_add,device_add_disk,name=+12(%si):string," \
-	"dev0=+0(+0(%di)):string,drv0=+0(+0(+104(%di))):string," \
-	"dev1=+0(+0(+64(%di))):string,drv1=+0(+0(+104(+64(%di)))):string;" \
-	"r64:bootprobe/disk_added,device_add_disk,ret=$retval:s32;" \
-	"p:bootprobe/netdev_add,netdev_register_kobject,name=+0(%di):string;" \
-	"r64:bootprobe/netdev_added,register_netdevice,ret=$retval:s32 " \
-	"trace_clock=boot"
 
 struct output;
 

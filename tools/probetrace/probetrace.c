@@ -31,6 +31,7 @@
 #include "attach.h"
 #include "clock.h"
 #include "kmsg.h"
+#include "bootargs.h"
 #include "boottrace.h"
 #include "output.h"
 #include "record.h"
@@ -47,6 +48,7 @@ static struct env {
 	const char *input;
 	const char *tracefs;
 	const char *kallsyms;
+	const char *btf;	/* --btf: the kernel --boot-args is for */
 	int table;		/* -1: on a tty */
 	double duration;	/* seconds, 0: until SIGTERM/SIGINT */
 	unsigned long ringbuf_size;	/* bytes, a power of 2 */
@@ -58,6 +60,7 @@ static struct env {
 	bool all_exits;
 	bool idle_start;
 	bool binary;
+	bool boot_args;
 	bool verbose;
 } env = {
 	.tracefs = "/sys/kernel/tracing",
@@ -115,6 +118,7 @@ static const char doc[] =
 "                  [--attach-dir DIR]\n"
 "       probetrace --input EVENTS.jsonl|EVENTS.port [--table|--json]\n"
 "       probetrace --read-boot-trace NS [--tracefs DIR]\n"
+"       probetrace --boot-args [--btf FILE]\n"
 "\n"
 "EXAMPLES:\n"
 "    probetrace                    # a table on a terminal, until Ctrl-C\n"
@@ -134,6 +138,9 @@ static const char doc[] =
 "                                  # read a recorded stream back as a table\n"
 "    probetrace --input events.port --json\n"
 "                                  # a binary stream back as JSON Lines\n"
+"    probetrace --boot-args --btf build/guest/vmlinux\n"
+"                                  # the kernel arguments of the boot-time\n"
+"                                  # trace, offsets from that kernel's BTF\n"
 "    probetrace --read-boot-trace 4000000000 --tracefs copy/\n"
 "                                  # the records of a copy of tracefs (trace,\n"
 "                                  # trace_pipe, trace_clock) for a cutover\n"
@@ -160,6 +167,7 @@ enum {
 	OPT_READ_BOOT_TRACE,
 	OPT_IDLE_START,
 	OPT_BINARY,
+	OPT_BTF,
 };
 
 static const struct argp_option opts[] = {
@@ -188,7 +196,11 @@ static const struct argp_option opts[] = {
 	{ "all-exits", OPT_ALL_EXITS, NULL, 0,
 	  "Also trace clean exits of non-leader threads", 0 },
 	{ "boot-args", OPT_BOOT_ARGS, NULL, 0,
-	  "Print the kernel arguments that record pre-collector probes, and exit", 0 },
+	  "Print the kernel arguments that record pre-collector probes for the "
+	  "kernel of --btf, and exit", 0 },
+	{ "btf", OPT_BTF, "FILE", 0,
+	  "--boot-args: the kernel's BTF, raw or in its vmlinux ELF "
+	  "(default " BOOTARGS_BTF_DEFAULT ", the running kernel's)", 0 },
 	{ "ringbuf-size", OPT_RINGBUF_SIZE, "BYTES", 0,
 	  "Ring buffer size, a power of 2 from 4K to 1G, suffix K or M (default 16M)", 0 },
 	{ "bench-format", OPT_BENCH_FORMAT, "N", 0,
@@ -251,9 +263,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		if (parse_size(arg, &env.ringbuf_size))
 			argp_error(state, "--ringbuf-size %s: not a power of 2 from 4K to 1G", arg);
 		break;
-	case OPT_BOOT_ARGS:
-		printf("%s\n", PT_BOOT_ARGS);
-		exit(0);
+	case OPT_BOOT_ARGS: env.boot_args = true; break;
+	case OPT_BTF: env.btf = arg; break;
 	case OPT_BENCH_FORMAT:
 		errno = 0;
 		env.bench_format = strtol(arg, &end, 10);
@@ -1334,6 +1345,21 @@ static int bench_format_main(void)
 	return c.written == (uint64_t)env.bench_format ? 0 : 1;
 }
 
+/* --boot-args: made from the BTF of the kernel they are for. */
+static int boot_args_main(void)
+{
+	char err[512];
+
+	/* libbpf's own warning would be a second line: ours names the file. */
+	if (!env.verbose)
+		libbpf_set_print(NULL);
+	if (bootargs__print(stdout, env.btf ?: BOOTARGS_BTF_DEFAULT, err, sizeof(err))) {
+		fprintf(stderr, "probetrace: --boot-args: %s\n", err);
+		return 1;
+	}
+	return fflush(stdout) ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct argp argp = {
@@ -1352,6 +1378,8 @@ int main(int argc, char **argv)
 		return argp_err_exit_status;	/* a usage error, as argp_error()'s */
 	}
 	libbpf_set_print(libbpf_print_fn);
+	if (env.boot_args)
+		return boot_args_main();
 	/*
 	 * json-c seeds its default string hash from /dev/urandom on the first
 	 * object key; early in a guest without an entropy source that read
