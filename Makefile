@@ -4,7 +4,7 @@
 #   make bench      the default benchmark (the 2014 story, time-scaled), report in results/latest
 #   make bench-real the real drivers: mptsas (SAS1068) and virtio-scsi, sync vs async_probe=1
 #   make bench-debian Debian's stock kernel, initramfs and systemd: sync vs async probing
-#   make debian-image the Debian guest image (cached outside the repo, like the kernel)
+#   make debian-image the Debian guest images, one per release (cached outside the repo)
 #   make check      every test: unit, patch style, guest boots, fleet (Slurm, GNU parallel);
 #                   ends "N passed, N failed"
 #   make check-sanitize  unit and host tests on tools built with ASan and UBSan
@@ -136,19 +136,28 @@ $(GUEST)/boot-args: $(PROBETRACE) $(GUEST)/build-hash
 
 guest: $(GUEST)/initramfs.cpio $(GUEST)/boot-args
 
-# ---- the real-world guest: Debian's kernel, initramfs-tools, systemd -----------
-# The collector as a Debian package, installed into a Debian 12 root made by
-# mmdebstrap; tools/debian/ caches the root and the image outside the repo,
-# keyed by the package versions and the collector package.
+# ---- the real-world guests: Debian's kernels, initramfs-tools, systemd -----------
+# The collector as a Debian package, installed into a root of each Debian
+# release made by mmdebstrap (tools/debian/releases.sh); tools/debian/ caches
+# the roots and images outside the repo, each under its own key of the
+# release's package versions and the collector package.  Debian 12's image
+# is build/debian, every other release's build/RELEASE; each has its own
+# boot-args, made from its kernel's BTF.
 DEBIAN     := $(BUILD)/debian
 DEBIAN_DEB := $(DEBIAN)/bootprobe-collector.deb
+# The images make builds and make check boots (sid changes daily: by hand,
+# make image-debian-sid).
+DEBIAN_IMAGES := debian-12 debian-13 debian-13-bpo
+debian_dir = $(if $(filter debian debian-12,$(1)),$(DEBIAN),$(BUILD)/$(1))
 $(DEBIAN_DEB): tools/debian/mkdeb.sh $(wildcard tools/debian/collector/*) $(PROBETRACE)
 	$(call msg,DEB,$@)
 	$(Q)tools/debian/mkdeb.sh $(PROBETRACE) $@
 
 # The script decides from its cache key whether anything is rebuilt.
-debian-image: $(DEBIAN_DEB) $(GUEST)/boot-args | $(DEPS_STAMP)
-	$(Q)tools/debian/mkimage.sh $(DEBIAN) $(DEBIAN_DEB) $(GUEST)/boot-args
+$(addprefix image-,$(DEBIAN_IMAGES) debian-sid): image-%: $(DEBIAN_DEB) $(PROBETRACE) | $(DEPS_STAMP)
+	$(Q)tools/debian/mkimage.sh $* $(call debian_dir,$*) $(DEBIAN_DEB) $(PROBETRACE)
+debian-image: $(addprefix image-,$(DEBIAN_IMAGES))
+.PHONY: $(addprefix image-,$(DEBIAN_IMAGES) debian-sid)
 
 # ---- fuzzing (libFuzzer, clang) ------------------------------------------------
 # The readers of untrusted input (a results folder travels between machines):

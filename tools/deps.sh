@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
 	linux-source-6.1 qemu-system-x86 gcc make clang llvm libbpf-dev bpftool
 	libelf-dev zlib1g-dev dwarves flex bison bc libssl-dev busybox-static udev
-	kmod cpio gnuplot-nox libjson-c-dev pkg-config ccache xz-utils lz4 patch
+	kmod cpio gnuplot-nox libjson-c-dev pkg-config ccache xz-utils lz4 zstd patch
 	libclang-rt-14-dev jq mmdebstrap e2fsprogs gcc-12
 	chromium	# tests/host/report-layout.sh renders report.html headless
 	slurm-wlm munge parallel	# tests/fleet: a sharded run on Slurm and GNU parallel

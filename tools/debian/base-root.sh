@@ -1,62 +1,59 @@
 #!/usr/bin/env bash
-# The Debian 12 base root of the real-world guest: mmdebstrap with the stock
-# linux-image-amd64, initramfs-tools, systemd and udev, as a tar in the cache.
+# The base root of a real-world guest: mmdebstrap of one Debian release
+# (releases.sh) with its stock kernel, initramfs-tools, systemd and udev, as a
+# tar in the cache.
 #
-# Cached under a key of the recipe, the package list and the candidate
-# versions apt offers for the packages that matter; rebuilt only when one of
-# them changes.  Nothing is installed on this machine: the kernel lives in
-# the tar.  Prints the tar's path on stdout (progress goes to stderr).
+# Cached under a key of the recipe, the package list and the versions the
+# release's own archive offers for the packages that matter (resolved by apt
+# with that release's sources, not this machine's lists); rebuilt only when
+# one of them changes.  Nothing is installed on this machine: the kernel
+# lives in the tar.  Prints the tar's path on stdout (progress on stderr).
 #
-# usage: tools/debian/base-root.sh [--print-key]
+# usage: tools/debian/base-root.sh [--print-key] [RELEASE]   (default debian-12)
 set -euo pipefail
 
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=releases.sh
+. "$top/tools/debian/releases.sh"
 cache=${BOOTPROBE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bootprobe}
-suite=bookworm
+print_key=
+[ "${1:-}" = --print-key ] && { print_key=1; shift; }
+name=${1:-debian-12}
 # Bump when the way the root is made changes (not its inputs).
-recipe=1
-packages=systemd-sysv,udev,kmod,linux-image-amd64,initramfs-tools,busybox
-# Versions that make the key; the kernel's is resolved through the metapackage.
+recipe=2
+packages=systemd-sysv,udev,kmod,initramfs-tools,busybox
+# Versions that make the key.
 keyed=(linux-image-amd64 systemd udev kmod initramfs-tools busybox)
 
 die() { echo "debian-base: $*" >&2; exit 1; }
 log() { echo "  DEBIAN  $*" >&2; }
 
+release_load "$name" || die "$name: unknown release (known: $RELEASES)"
 command -v mmdebstrap >/dev/null || die "mmdebstrap: not installed (make deps)"
-
-candidate() {
-	apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: //p'
-}
-
-# apt's lists may never have been read on a fresh machine: once, as root.
-refresh_lists() {
-	[ -z "${lists_refreshed:-}" ] && [ "$(id -u)" -eq 0 ] || return 1
-	lists_refreshed=1
-	log "apt-get update (apt knows no version of $1)"
-	apt-get update -qq >&2
-}
 
 compute_key() {
 	local p v
+	mkdir -p "$cache/debian"
+	release_apt_update "$cache/debian" >&2 ||
+		die "$release: apt-get update with its own sources failed"
 	{
-		echo "recipe $recipe suite $suite packages $packages"
+		echo "recipe $recipe release $release suite $suite packages $packages $kernel_pkg"
+		printf '%s\n' "$sources" | sed "s|$release_mirror||"
 		for p in "${keyed[@]}"; do
-			v=$(candidate "$p")
-			if { [ -z "$v" ] || [ "$v" = "(none)" ]; } && refresh_lists "$p"; then
-				v=$(candidate "$p")
-			fi
+			v=$(release_candidate "$cache/debian" "$p")
 			[ -n "$v" ] && [ "$v" != "(none)" ] ||
-				die "$p: apt knows no candidate version (run apt-get update)"
+				die "$release: $p: its archive offers no version"
 			echo "$p $v"
 		done
 	} | sha256sum | cut -c1-16
 }
 
 key=$(compute_key)
-if [ "${1:-}" = --print-key ]; then
+if [ -n "$print_key" ]; then
 	echo "$key"
 	exit 0
 fi
-dir=$cache/debian/base-$key
+dir=$cache/debian/base-$release-$key
 tar=$dir/rootfs.tar
 if [ -e "$dir/done" ]; then
 	log "cached base root $key"
@@ -68,14 +65,15 @@ fi
 rm -rf "$dir"
 mkdir -p "$dir"
 start=$SECONDS
-log "mmdebstrap $suite ($packages); about 3-4 min"
+log "mmdebstrap $release ($suite, $kernel_pkg, $packages); about 1-4 min"
 # The apt timers would start work at random boots: masked for repeatable
 # boots.  fstab names the root so systemd remounts it read-write.
-mmdebstrap --quiet --variant=apt --include="$packages" \
+mapfile -t mirrors <<<"$sources"
+mmdebstrap --quiet --variant=apt --include="$packages,$kernel_pkg" \
 	--customize-hook='chroot "$1" systemctl mask apt-daily.timer apt-daily-upgrade.timer >/dev/null 2>&1 || true' \
 	--customize-hook='echo "/dev/vda / ext4 defaults 0 1" >"$1/etc/fstab"' \
 	--customize-hook='echo bootprobe-guest >"$1/etc/hostname"' \
-	"$suite" "$dir/rootfs.tmp.tar" >&2 || die "mmdebstrap $suite failed"
+	"$suite" "$dir/rootfs.tmp.tar" "${mirrors[@]}" >&2 || die "mmdebstrap $release failed"
 mv "$dir/rootfs.tmp.tar" "$tar"
 tar -xOf "$tar" ./var/lib/dpkg/status |
 	awk '/^Package:/ { p = $2 } /^Version:/ { print p, $2 }' | sort >"$dir/packages.txt"
@@ -83,6 +81,6 @@ grep -q '^linux-image-[0-9].*-amd64 ' "$dir/packages.txt" ||
 	die "$tar: no linux-image package in the root"
 touch "$dir/done"
 log "base root $key in $((SECONDS - start)) s ($(du -m "$tar" | cut -f1) MB)"
-# Keep the newest two base roots.
-ls -1dt "$cache"/debian/base-*/ 2>/dev/null | tail -n +3 | xargs -r rm -rf
+# Keep the newest two base roots of each release.
+ls -1dt "$cache"/debian/base-"$release"-????????????????/ 2>/dev/null | tail -n +3 | xargs -r rm -rf
 echo "$tar"

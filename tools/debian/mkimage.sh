@@ -1,39 +1,48 @@
 #!/usr/bin/env bash
-# The real-world guest image: the Debian base root (base-root.sh) with the
-# bootprobe-collector package installed the way a user installs it (dpkg -i,
-# whose trigger makes Debian's own update-initramfs rebuild the initrd), and
-# slowprobe.ko built against the kernel's own linux-headers package
-# (slowprobe.sh) in /lib/modules/KVER/updates, where the root's udev loads it
-# for an edu device; then an ext4 disk image made from the folder with
-# mke2fs -d (no loop mounts).
+# A real-world guest image of one Debian release (releases.sh): its base
+# root (base-root.sh) with the bootprobe-collector package installed the way
+# a user installs it (dpkg -i, whose trigger makes the release's own
+# update-initramfs rebuild the initrd), and on Debian 12 slowprobe.ko built
+# against the kernel's own linux-headers package (slowprobe.sh) in
+# /lib/modules/KVER/updates, where the root's udev loads it for an edu
+# device; then an ext4 disk image made from the folder with mke2fs -d (no
+# loop mounts).
 #
 # Cached under a key of the base root and the package; OUT gets links to
-# vmlinuz, initrd.img and root.img, plus image.json (the exact versions),
-# build-hash (the image key) and boot-args (the collector's boot-time trace).
+# vmlinuz, initrd.img and root.img, plus image.json (the release and exact
+# versions), build-hash (the image key) and boot-args (the collector's
+# boot-time trace, made from this kernel's own BTF by PROBETRACE
+# --boot-args).
 #
-# usage: tools/debian/mkimage.sh OUT_DIR COLLECTOR.deb BOOT_ARGS_FILE
+# usage: tools/debian/mkimage.sh RELEASE OUT_DIR COLLECTOR.deb PROBETRACE
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-out=${1:?usage: mkimage.sh OUT_DIR COLLECTOR.deb BOOT_ARGS_FILE}
-deb=${2:?usage: mkimage.sh OUT_DIR COLLECTOR.deb BOOT_ARGS_FILE}
-boot_args=${3:?usage: mkimage.sh OUT_DIR COLLECTOR.deb BOOT_ARGS_FILE}
+usage="usage: mkimage.sh RELEASE OUT_DIR COLLECTOR.deb PROBETRACE"
+name=${1:?$usage}
+out=${2:?$usage}
+deb=${3:?$usage}
+probetrace=${4:?$usage}
 cache=${BOOTPROBE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bootprobe}
+# shellcheck source=releases.sh
+. "$top/tools/debian/releases.sh"
 # Bump when the way the image is made changes (not its inputs).
-recipe=3
+recipe=4
 
 die() { echo "debian-image: $*" >&2; exit 1; }
 log() { echo "  DEBIAN  $*" >&2; }
 
+release_load "$name" || die "$name: unknown release (known: $RELEASES)"
+[ -x "$probetrace" ] || die "$probetrace: missing (make probetrace)"
 [ -r "$deb" ] || die "$deb: missing (make debian-image builds it)"
 command -v mke2fs >/dev/null || die "mke2fs: not installed (make deps)"
 
-base_tar=$("$top/tools/debian/base-root.sh")
+base_tar=$("$top/tools/debian/base-root.sh" "$release")
 base_key=$(basename "$(dirname "$base_tar")")
-key=$({ echo "recipe $recipe $base_key"; sha256sum <"$deb"
+key=$({ echo "recipe $recipe $release $base_key slowprobe $slowprobe"; sha256sum <"$deb"
 	cat "$top/kernel-patches/slowprobe/slowprobe.c" "$top/kernel-patches/slowprobe/Kbuild" \
-	    "$top/tools/debian/slowprobe.sh"; } | sha256sum | cut -c1-16)
-dir=$cache/debian/image-$key
+	    "$top/tools/debian/slowprobe.sh" "$top/tools/debian/vmlinux.sh"; } | sha256sum | cut -c1-16)
+dir=$cache/debian/image-$release-$key
 
 build_image() {
 	local work root start=$SECONDS kver size_mb
@@ -56,8 +65,10 @@ build_image() {
 	kver=$(cd "$root/boot" && ls vmlinuz-* | sed 's/^vmlinuz-//' | sort -V | tail -1)
 	[ -n "$kver" ] || die "the base root has no /boot/vmlinuz-*"
 	[ -s "$root/boot/initrd.img-$kver" ] || die "no initrd.img-$kver after update-initramfs"
-	install_slowprobe "$root" "$kver"
+	[ "$slowprobe" = no ] || install_slowprobe "$root" "$kver"
 	mkdir -p "$dir.tmp"
+	log "vmlinux of $kver (its BTF gives the boot-time trace's offsets)"
+	"$top/tools/debian/vmlinux.sh" "$root/boot/vmlinuz-$kver" "$dir.tmp/vmlinux"
 	cp "$root/boot/vmlinuz-$kver" "$dir.tmp/vmlinuz"
 	cp "$root/boot/initrd.img-$kver" "$dir.tmp/initrd.img"
 	awk '/^Package:/ { p = $2 } /^Version:/ { print p, $2 }' "$root/var/lib/dpkg/status" |
@@ -90,12 +101,12 @@ install_slowprobe() {
 write_image_json() {
 	local d=$1 kver=$2
 	ver() { awk -v p="$1" '$1 == p { print $2 }' "$d/packages.txt"; }
-	jq -n --arg image debian --arg key "$key" --arg base "$base_key" \
+	jq -n --arg image "$release" --arg suite "$suite" --arg key "$key" --arg base "$base_key" \
 		--arg kernel "$kver" --arg kpkg "$(ver "linux-image-$kver")" \
 		--arg systemd "$(ver systemd)" --arg udev "$(ver udev)" \
 		--arg initramfs "$(ver initramfs-tools)" --arg kmod "$(ver kmod)" \
 		--arg collector "$(ver bootprobe-collector)" \
-		'{image: $image, image_key: $key, base_key: $base, kernel_release: $kernel,
+		'{image: $image, suite: $suite, image_key: $key, base_key: $base, kernel_release: $kernel,
 		  packages: {("linux-image-" + $kernel): $kpkg, systemd: $systemd, udev: $udev,
 			     "initramfs-tools": $initramfs, kmod: $kmod,
 			     "bootprobe-collector": $collector}}' >"$d/image.json"
@@ -106,13 +117,15 @@ if [ -e "$dir/done" ]; then
 else
 	rm -rf "$dir.tmp"
 	build_image
-	# Keep the newest two images (about 1.5 GB each, sparse).
-	ls -1dt "$cache"/debian/image-*/ 2>/dev/null | tail -n +3 | xargs -r rm -rf
+	# Keep the newest two images of each release (about 1.5 GB each, sparse).
+	ls -1dt "$cache"/debian/image-"$release"-????????????????/ 2>/dev/null | tail -n +3 | xargs -r rm -rf
 fi
 touch "$dir"
 mkdir -p "$out"
-for f in vmlinuz initrd.img root.img image.json packages.txt; do
+for f in vmlinuz vmlinux initrd.img root.img image.json packages.txt; do
 	ln -sfn "$dir/$f" "$out/$f"
 done
 echo "$key" >"$out/build-hash.tmp" && mv "$out/build-hash.tmp" "$out/build-hash"
-cp "$boot_args" "$out/boot-args"
+"$probetrace" --boot-args --btf "$dir/vmlinux" >"$out/boot-args.tmp" ||
+	die "$release: probetrace --boot-args --btf $dir/vmlinux failed"
+mv "$out/boot-args.tmp" "$out/boot-args"
