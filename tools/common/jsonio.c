@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "jsonio.h"
 #include "util.h"
+#include "fsat.h"
+#include "text.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -99,10 +101,10 @@ void jscrub(struct json_object *o, bool keep_lines)
 	switch (o ? json_object_get_type(o) : json_type_null) {
 	case json_type_string:
 		len = (size_t)json_object_get_string_len(o);
-		s = xmalloc(len + 1);
-		memcpy(s, json_object_get_string(o), len + 1);
-		if (ctl_scrub_n(s, len, keep_lines))
-			json_object_set_string_len(o, s, (int)len);
+		if (text_is_clean(json_object_get_string(o), len, keep_lines))
+			break;
+		s = text_clean(json_object_get_string(o), len, keep_lines, NULL);
+		json_object_set_string(o, s);
 		free(s);
 		break;
 	case json_type_array:
@@ -155,7 +157,27 @@ struct json_object *jread(const char *path, const char **why)
 
 void jprint(struct json_object *o)
 {
+	/* Valid UTF-8, whatever a name held: a byte that was none is U+FFFD. */
+	jscrub(o, true);
 	puts(json_object_to_json_string_ext(o, JSON_FLAGS));
+}
+
+int jwrite_at(int dirfd, const char *dir, const char *name, struct json_object *o,
+	      const char *who)
+{
+	const char *text;
+	char *withnl;
+	int err;
+
+	jscrub(o, true);
+	text = json_object_to_json_string_ext(o, JSON_FLAGS);
+	withnl = xasprintf("%s\n", text);
+	err = write_file_at(dirfd, name, withnl, strlen(withnl));
+
+	if (err)
+		fprintf(stderr, "%s: %s/%s: %s\n", who, dir, name, strerror(-err));
+	free(withnl);
+	return err ? -1 : 0;
 }
 
 int jwrite(const char *path, struct json_object *o, const char *who)

@@ -43,9 +43,11 @@ double jseconds(struct json_object *o, const char *key, double min, double max);
 struct json_object *jdouble(double v);
 struct json_object *jnum(double v);
 /*
- * Every string value in @o through ctl_scrub(): a file from a guest or a
- * results folder, scrubbed once where it is parsed, hands no control byte
- * to any output.
+ * Every string value in @o through text_clean(): a file from a guest or a
+ * results folder, scrubbed once where it is parsed, hands no control byte,
+ * no C1 or bidirectional control and no byte that is not UTF-8 to any
+ * output.  jprint() and jwrite_at() scrub what they print the same way (a
+ * folder name is no JSON string either), line breaks kept.
  */
 void jscrub(struct json_object *o, bool keep_lines);
 /*
@@ -61,6 +63,9 @@ struct json_object *jread(const char *path, const char **why);
  * (write_file_atomic()); 0, or -1 after "@who: PATH: why" on stderr.
  */
 int jwrite(const char *path, struct json_object *o, const char *who);
+/* The same as @name in the folder open at @dirfd (@dir its path), write_file_at(). */
+int jwrite_at(int dirfd, const char *dir, const char *name, struct json_object *o,
+	      const char *who);
 /* @o as pretty JSON on standard output, as jwrite() writes a file. */
 void jprint(struct json_object *o);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "util.h"
+#include "fsat.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -186,8 +187,7 @@ int mkdir_p(const char *path)
 	return 0;
 }
 
-/* The rest of read_file() once @fd is open: regular files only, bounded. */
-static char *read_fd(int fd, size_t *lenp)
+char *read_file_fd(int fd, size_t *lenp)
 {
 	size_t len = 0, cap = 4096;
 	struct stat st;
@@ -241,13 +241,13 @@ static char *read_fd(int fd, size_t *lenp)
 char *read_file(const char *path, size_t *lenp)
 {
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
-	return read_fd(open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), lenp);
+	return read_file_fd(open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), lenp);
 }
 
 char *read_file_at(int dirfd, const char *name, size_t *lenp)
 {
 	/* A link is refused (ELOOP), never followed. */
-	return read_fd(openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC), lenp);
+	return read_file_fd(openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC), lenp);
 }
 
 const char *read_file_strerror(int err)
@@ -258,46 +258,23 @@ const char *read_file_strerror(int err)
 		return "larger than bootprobe reads (256 MiB)";
 	if (err == ELOOP)
 		return "a symbolic link (not followed)";
+	if (err == EXDEV)
+		return "a path out of the folder (refused)";
 	return strerror(err);
 }
 
 int write_file_atomic(const char *path, const void *data, size_t len)
 {
-	char *tmp = xasprintf("%s.tmp", path);
-	const char *p = data;
-	int fd, err = 0;
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xasprintf("%.*s", (int)(slash - path + (slash == path)), path) : NULL;
+	int dfd = open(dir ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), err;
 
-	/* A link planted at the temporary name is refused, not followed. */
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		err = -errno;
-		goto out;
-	}
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			err = -errno;
-			close(fd);
-			unlink(tmp);
-			goto out;
-		}
-		p += n;
-		len -= n;
-	}
-	if (fsync(fd) || close(fd)) {
-		err = -errno;
-		unlink(tmp);
-		goto out;
-	}
-	if (rename(tmp, path)) {
-		err = -errno;
-		unlink(tmp);
-	}
-out:
-	free(tmp);
+	free(dir);
+	if (dfd < 0)
+		return -errno;
+	/* A unique temporary name beside it: nothing planted there is opened. */
+	err = write_file_at(dfd, slash ? slash + 1 : path, data, len);
+	close(dfd);
 	return err;
 }
 
@@ -308,6 +285,13 @@ bool path_exists(const char *path)
 
 FILE *out_file__open(struct out_file *o, const char *dir, const char *name)
 {
+	return out_file__open_at(o, -1, dir, name);
+}
+
+FILE *out_file__open_at(struct out_file *o, int dirfd, const char *dir, const char *name)
+{
+	o->dirfd = dirfd;
+	o->name = xstrdup(name);
 	o->path = xasprintf("%s/%s", dir, name);
 	o->buf = NULL;
 	o->len = 0;
@@ -334,9 +318,14 @@ int out_file__commit(struct out_file *o, const char *who)
 
 	if (err)
 		fprintf(stderr, "%s: %s: %s\n", who, o->path, strerror(errno));
-	else
+	else if (o->dirfd < 0)
 		err = write_file_or_say(o->path, o->buf, o->len, who);
+	else if ((err = write_file_at(o->dirfd, o->name, o->buf, o->len))) {
+		fprintf(stderr, "%s: %s: %s\n", who, o->path, strerror(-err));
+		err = -1;
+	}
 	free(o->buf);
+	free(o->name);
 	free(o->path);
 	return err;
 }

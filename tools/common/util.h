@@ -51,9 +51,14 @@ int mkdir_p(const char *path);
 char *read_file(const char *path, size_t *len);
 /* The same for @name in the folder open at @dirfd, never through a link (ELOOP). */
 char *read_file_at(int dirfd, const char *name, size_t *len);
+/* The same for the file open at @fd, which it closes (-1: NULL, errno kept). */
+char *read_file_fd(int fd, size_t *len);
 /* read_file()'s errno in words: "not a regular file", ... */
 const char *read_file_strerror(int err);
-/* Write via PATH.tmp + rename, so a reader never sees half a file. */
+/*
+ * Write whole, so a reader never sees half a file: a new file of a random
+ * name beside @path, then renamed into place (write_file_at()).
+ */
 int write_file_atomic(const char *path, const void *data, size_t len);
 bool path_exists(const char *path);
 /*
@@ -64,11 +69,17 @@ bool path_exists(const char *path);
  */
 struct out_file {
 	FILE *f;
-	char *path, *buf;
+	int dirfd;		/* the folder it goes in, or -1: by its path */
+	char *name, *path, *buf;
 	size_t len;
 };
 /* Start DIR/NAME; returns the stream to print into. */
 FILE *out_file__open(struct out_file *o, const char *dir, const char *name);
+/*
+ * Start NAME in the folder open at @dirfd (DIR its path, for messages),
+ * written there by write_file_at(): a link is followed nowhere.
+ */
+FILE *out_file__open_at(struct out_file *o, int dirfd, const char *dir, const char *name);
 /* Write it; 0, or -1 after "@who: PATH: why" on stderr.  Frees @o either way. */
 int out_file__commit(struct out_file *o, const char *who);
 /* write_file_atomic() that says "@who: PATH: why" on stderr when it fails. */
