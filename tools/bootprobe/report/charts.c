@@ -1,19 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Charts through gnuplot: the program writes plain data files and one
- * script per chart into DIR/charts/, then runs gnuplot on each script,
- * which renders an SVG (inlined in report.html) and a PNG.
+ * script per chart, then runs gnuplot on each script, which renders an SVG
+ * (inlined in report.html) and a PNG.  Each chart is drawn in a new
+ * folder of its own under DIR/charts/ (nothing planted can be in it), and
+ * its files are renamed into DIR/charts/ from there; a chart that fails
+ * leaves no picture, not even one that came with the folder.
  */
 #define _GNU_SOURCE
 #include "charts.h"
 #include "rng.h"
+#include "fsat.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <dirent.h>
 #include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -94,13 +101,19 @@ struct chart_files {
 	struct out_file gp, dat;
 };
 
-static void chart_open(struct chart_files *c, const char *dir, const char *name, FILE **gp,
-		       FILE **dat)
+/* Where a chart is drawn: the folder open at @fd, @path for messages. */
+struct draw_dir {
+	int fd;
+	const char *path;
+};
+
+static void chart_open(struct chart_files *c, const struct draw_dir *dir, const char *name,
+		       FILE **gp, FILE **dat)
 {
 	char *gpn = xasprintf("%s.gp", name), *datn = xasprintf("%s.dat", name);
 
-	*gp = out_file__open(&c->gp, dir, gpn);
-	*dat = out_file__open(&c->dat, dir, datn);
+	*gp = out_file__open_at(&c->gp, dir->fd, dir->path, gpn);
+	*dat = out_file__open_at(&c->dat, dir->fd, dir->path, datn);
 	free(gpn);
 	free(datn);
 }
@@ -114,8 +127,9 @@ static int chart_commit(struct chart_files *c)
 
 /*
  * Both terminals, same plot: the script's body is replayed for the PNG.
- * gnuplot writes NAME.svg.tmp and NAME.png.tmp, put in place once it
- * succeeds (charts_publish()), so a chart is never half a file.
+ * gnuplot writes NAME.svg.tmp and NAME.png.tmp in the chart's own folder,
+ * put in place once it wrote them whole (chart_publish()), so a chart is
+ * never half a file.
  */
 static void script_head(FILE *f, const char *name, int width, int height)
 {
@@ -138,10 +152,10 @@ static void gantt__title(FILE *f, const char *mode, const char *boot)
 	free(m);
 }
 
-static int gantt(struct run_data *r, const char *dir)
+static int gantt(struct run_data *r, const struct draw_dir *dir)
 {
 	struct out_file gp;
-	FILE *f = out_file__open(&gp, dir, "gantt.gp");
+	FILE *f = out_file__open_at(&gp, dir->fd, dir->path, "gantt.gp");
 	double xmax = 1;
 	int cols = r->nr_modes < 3 ? r->nr_modes : 3, rows = (r->nr_modes + 2) / 3;
 	int width = 480 * cols, height = 380 * rows, err = 0;
@@ -165,7 +179,7 @@ static int gantt(struct run_data *r, const char *dir)
 		const struct boot_data *b = typical_boot(r, m);
 		char *dat = xasprintf("gantt-%d.dat", i);
 		struct out_file data;
-		FILE *d = out_file__open(&data, dir, dat);
+		FILE *d = out_file__open_at(&data, dir->fd, dir->path, dat);
 		int y = 0;
 
 		fprintf(d, "# y start_s end_s failed label\n");
@@ -196,7 +210,7 @@ static int gantt(struct run_data *r, const char *dir)
 	return out_file__commit(&gp, WHO) | err;
 }
 
-static int boottime(struct run_data *r, const char *dir)
+static int boottime(struct run_data *r, const struct draw_dir *dir)
 {
 	struct chart_files c;
 	FILE *f, *d;
@@ -239,7 +253,7 @@ static int cmp_d(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int cdf(struct run_data *r, const char *dir)
+static int cdf(struct run_data *r, const struct draw_dir *dir)
 {
 	struct chart_files c;
 	FILE *f, *d;
@@ -319,7 +333,7 @@ static double longest_boot_s(const struct run_data *r)
  * Every SIGKILL, by boot and time.  Only modes with kills get a data block:
  * gnuplot does not count empty blocks, so their indices would shift.
  */
-static int kills(struct run_data *r, const char *dir)
+static int kills(struct run_data *r, const struct draw_dir *dir)
 {
 	struct strv titles = { 0 };
 	struct chart_files c;
@@ -358,45 +372,42 @@ static int kills(struct run_data *r, const char *dir)
 	return chart_commit(&c);
 }
 
-static int run_gnuplot(const char *dir, const char *script)
+/* gnuplot on @script in the chart's folder @pfd, its messages to @logfd. */
+static int run_gnuplot(int pfd, int logfd, const char *charts, const char *script)
 {
-	char *log = xasprintf("%s/gnuplot.log", dir);
 	int status = -1;
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		int l = open(log, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
-
-		if (chdir(dir) || l < 0)
+		if (fchdir(pfd) || logfd < 0)
 			_exit(127);
-		dup2(l, STDERR_FILENO);
-		dup2(l, STDOUT_FILENO);
+		dup2(logfd, STDERR_FILENO);
+		dup2(logfd, STDOUT_FILENO);
 		execlp("gnuplot", "gnuplot", script, (char *)NULL);
 		_exit(127);
 	}
 	if (pid > 0)
 		waitpid(pid, &status, 0);
-	free(log);
 	if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
 		fprintf(stderr, WHO ": gnuplot %s/%s failed (see %s/gnuplot.log)\n",
-			dir, script, dir);
+			charts, script, charts);
 		return -1;
 	}
 	return 0;
 }
 
 /*
- * Whether gnuplot wrote the picture @path to its end: it exits 0 even when
+ * Whether gnuplot wrote the picture @name to its end: it exits 0 even when
  * a write failed (a full disk), leaving half a file.  An SVG ends with
  * </svg>, a PNG with its IEND chunk.
  */
-static bool picture_whole(const char *path, bool svg)
+static bool picture_whole(int pfd, const char *name, bool svg)
 {
 	static const char svg_end[] = "</svg>";
 	static const unsigned char iend[] = { 0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82 };
 	const void *end = svg ? (const void *)svg_end : (const void *)iend;
 	size_t len = 0, n = svg ? sizeof(svg_end) - 1 : sizeof(iend);
-	char *data = read_file(path, &len);
+	char *data = read_file_at(pfd, name, &len);
 	bool whole;
 
 	while (svg && data && len && strchr(" \n", data[len - 1]))
@@ -407,65 +418,149 @@ static bool picture_whole(const char *path, bool svg)
 	return whole;
 }
 
+/* The pictures of a chart, by extension; the SVG first. */
+static const char *const picture_exts[] = { "svg", "png" };
+#define NR_PICTURES 2
+
 /*
- * A chart's two pictures: before gnuplot runs, nothing may stand at their
- * temporary names (gnuplot would follow a link planted there); once it has
- * written them whole they take their place, else they go.
+ * The chart @name's pictures once gnuplot drew them in @pfd: both whole, or
+ * neither is published.  0, or -1 after a message.
  */
-static int chart_pictures(const char *dir, const char *name, bool publish)
+static int chart_check(int pfd, const char *charts, const char *name)
 {
-	static const char *const exts[] = { "svg", "png" };
-	int err = 0;
+	for (int i = 0; i < NR_PICTURES; i++) {
+		char *tmp = xasprintf("%s.%s.tmp", name, picture_exts[i]);
+		bool whole = picture_whole(pfd, tmp, i == 0);
 
-	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
-		char *tmp = xasprintf("%s/%s.%s.tmp", dir, name, exts[i]);
-		char *path = xasprintf("%s/%s.%s", dir, name, exts[i]);
+		free(tmp);
+		if (!whole) {
+			fprintf(stderr, WHO ": %s/%s.%s: gnuplot did not write it whole "
+				"(a full disk?)\n", charts, name, picture_exts[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
 
-		if (publish && !picture_whole(tmp, i == 0)) {
-			fprintf(stderr, WHO ": %s: gnuplot did not write it whole (a full disk?)\n",
-				path);
-			err = -1;
-		} else if (publish && rename(tmp, path)) {
-			fprintf(stderr, WHO ": %s: %s\n", path, strerror(errno));
+/*
+ * Everything in the chart's folder @pfd (@pname in @cfd) renamed into @cfd,
+ * a picture NAME.EXT.tmp as NAME.EXT when @pictures, else deleted; then the
+ * folder goes.  0, or -1 after a message.
+ */
+static int chart_publish(int cfd, const char *charts, int pfd, const char *pname, bool pictures)
+{
+	int dfd = dup(pfd), err = 0;
+	DIR *d = dfd < 0 ? NULL : fdopendir(dfd);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char *to = xstrdup(e->d_name);
+		size_t n = strlen(to);
+		bool picture = n > 4 && !strcmp(to + n - 4, ".tmp");
+
+		if (!strcmp(to, ".") || !strcmp(to, "..")) {
+			free(to);
+			continue;
+		}
+		if (picture)
+			to[n - 4] = '\0';
+		if (picture && !pictures) {
+			unlinkat(pfd, e->d_name, 0);
+		} else if (renameat(pfd, e->d_name, cfd, to)) {
+			fprintf(stderr, WHO ": %s/%s: %s\n", charts, to, strerror(errno));
+			unlinkat(pfd, e->d_name, 0);
 			err = -1;
 		}
-		if (!publish || err)
-			unlink(tmp);
-		free(path);
-		free(tmp);
+		free(to);
 	}
+	if (d)
+		closedir(d);
+	else if (dfd >= 0)
+		close(dfd);
+	if (unlinkat(cfd, pname, AT_REMOVEDIR))
+		fprintf(stderr, WHO ": %s/%s: %s\n", charts, pname, strerror(errno));
 	return err;
 }
 
-int charts__write(struct run_data *r, const char *out)
+/* A new folder in @cfd for one chart, of a random name in @name; its descriptor. */
+static int chart_folder(int cfd, char *name, size_t len)
 {
-	char *dir = xasprintf("%s/charts", out);
-	int (*const writers[])(struct run_data *, const char *) = { gantt, boottime, cdf, kills };
-	int err = mkdir_p(dir);
+	for (int tries = 0; tries < 16; tries++) {
+		unsigned long long r = 0;
 
-	if (err) {
-		fprintf(stderr, WHO ": %s: %s\n", dir, strerror(-err));
-		free(dir);
+		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
+			r = (unsigned long long)getpid() << 16 ^ (unsigned long long)tries;
+		snprintf(name, len, ".draw.%016llx", r);
+		if (!mkdirat(cfd, name, 0700))
+			return open_beneath(cfd, name, O_RDONLY | O_DIRECTORY, 0);
+		if (errno != EEXIST)
+			return -1;
+	}
+	return -1;
+}
+
+/* The pictures of the chart @name that came with the folder, gone before it is drawn. */
+static void chart_forget(int cfd, const char *name)
+{
+	for (int i = 0; i < NR_PICTURES; i++) {
+		char *path = xasprintf("%s.%s", name, picture_exts[i]);
+
+		unlinkat(cfd, path, 0);
+		free(path);
+	}
+}
+
+/* One chart: its files drawn in a folder of its own, then moved to @cfd.  Whether drawn. */
+static bool chart_draw(struct run_data *r, int cfd, const char *charts, int logfd, int i)
+{
+	static int (*const writers[])(struct run_data *, const struct draw_dir *) = {
+		gantt, boottime, cdf, kills,
+	};
+	char pname[64], *script = xasprintf("%s.gp", chart_names[i]);
+	struct draw_dir dir;
+	int pfd;
+	bool ok;
+
+	chart_forget(cfd, chart_names[i]);
+	pfd = chart_folder(cfd, pname, sizeof(pname));
+	if (pfd < 0) {
+		fprintf(stderr, WHO ": %s: a folder to draw %s in: %s\n", charts, chart_names[i],
+			strerror(errno));
+		free(script);
+		return false;
+	}
+	dir.fd = pfd;
+	dir.path = charts;
+	ok = !writers[i](r, &dir) && !run_gnuplot(pfd, logfd, charts, script) &&
+	     !chart_check(pfd, charts, chart_names[i]);
+	ok = !chart_publish(cfd, charts, pfd, pname, ok) && ok;
+	close(pfd);
+	free(script);
+	return ok;
+}
+
+int charts__write(struct run_data *r, int outfd, const char *out, unsigned *drawn)
+{
+	char *charts = xasprintf("%s/charts", out);
+	int cfd = dir_open_beneath(outfd, "charts", true), logfd, err = 0;
+
+	*drawn = 0;
+	if (cfd < 0) {
+		fprintf(stderr, WHO ": %s: %s\n", charts, read_file_strerror(-cfd));
+		free(charts);
 		return -1;
 	}
-	{
-		char *log = xasprintf("%s/gnuplot.log", dir);
-
-		unlink(log);
-		free(log);
-	}
+	unlinkat(cfd, "gnuplot.log", 0);
+	logfd = open_beneath(cfd, "gnuplot.log", O_WRONLY | O_CREAT | O_EXCL | O_APPEND, 0644);
 	for (int i = 0; chart_names[i]; i++) {
-		char *script = xasprintf("%s.gp", chart_names[i]);
-		int ok;
-
-		chart_pictures(dir, chart_names[i], false);
-		ok = !writers[i](r, dir) && !run_gnuplot(dir, script);
-		if (!ok || chart_pictures(dir, chart_names[i], true))
+		if (chart_draw(r, cfd, charts, logfd, i))
+			*drawn |= 1u << i;
+		else
 			err = -1;
-		if (!ok)
-			chart_pictures(dir, chart_names[i], false);
-		free(script);
 	}
-	free(dir);
+	if (logfd >= 0)
+		close(logfd);
+	close(cfd);
+	free(charts);
 	return err;
 }

@@ -43,8 +43,14 @@ static const char report_usage[] =
 "                     headline (the same rows are its \"headline\" array)\n"
 "  -h, --help         this text\n"
 "\n"
+"The report's folder is written through one descriptor: below RUN (or DIR)\n"
+"no link is followed, each file is written under a new random name and\n"
+"renamed into place, and a lock (.lock in the folder) keeps a second report\n"
+"out while one writes (docs/security.md).\n"
+"\n"
 "Exit status: 0 written; 1 a file of the report could not be written; 2 a bad\n"
-"argument, or a RUN folder that is missing or has no usable boot.\n"
+"argument, or a RUN folder that is missing or has no usable boot; 4 another\n"
+"bootprobe report is writing the same folder (its lock is held).\n"
 "\n"
 "Examples:\n"
 "  bootprobe report results/20261203-092357-kill-policy\n"
@@ -91,7 +97,12 @@ int cmd_report(int argc, char **argv)
 	if (!r)
 		return 2;
 	run_data__analyze(r);
-	rc = report__write(r, &ro) ? 1 : 0;
+	rc = report__write(r, &ro);
+	if (rc == REPORT_LOCKED) {
+		run_data__free(r);
+		return REPORT_LOCKED;
+	}
+	rc = rc ? 1 : 0;
 	dir = report__dir(r, &ro);
 	if (json) {
 		json_object *s = run_data__summary_json(r);

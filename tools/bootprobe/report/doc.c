@@ -22,13 +22,13 @@ struct doc {
 	bool open;		/* cur holds a block not yet written */
 };
 
-struct doc *doc__open(const char *dir)
+struct doc *doc__open(int dirfd, const char *dir)
 {
 	struct doc *d = xcalloc(1, sizeof(*d));
 
-	d->md.f = out_file__open(&d->md_out, dir, "report.md");
-	d->html.f = out_file__open(&d->html_out, dir, "report.html");
-	d->html.dir = dir;
+	d->md.f = out_file__open_at(&d->md_out, dirfd, dir, "report.md");
+	d->html.f = out_file__open_at(&d->html_out, dirfd, dir, "report.html");
+	d->html.dirfd = dirfd;
 	html_writer__begin(&d->html);
 	return d;
 }

@@ -10,8 +10,11 @@
 
 struct doc;
 
-/* A document for DIR/report.md and DIR/report.html (charts from DIR/charts/). */
-struct doc *doc__open(const char *dir);
+/*
+ * A document for report.md and report.html in the folder open at @dirfd
+ * (@dir its path, for messages); charts from its charts/, no link followed.
+ */
+struct doc *doc__open(int dirfd, const char *dir);
 /* Write both files; 0, or -1 after "@who: PATH: why".  Frees @d. */
 int doc__close(struct doc *d, const char *who);
 

@@ -5,30 +5,33 @@
  */
 #define _GNU_SOURCE
 #include "doc_writer.h"
+#include "fsat.h"
+#include "text.h"
 #include "util.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* @s as HTML text; control bytes as '?', but for line breaks in a @block. */
-static void html_text(FILE *f, const char *s, bool block)
+/*
+ * @text as HTML text: control, C1 and bidi codes as '?' (but for line
+ * breaks in a @block), what is not UTF-8 as U+FFFD (text_clean()).
+ */
+static void html_text(FILE *f, const char *text, bool block)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	char *clean = text_clean(text, strlen(text), block, NULL);
 
-		switch (c) {
+	for (const char *s = clean; *s; s++) {
+		switch (*s) {
 		case '<': fputs("&lt;", f); break;
 		case '>': fputs("&gt;", f); break;
 		case '&': fputs("&amp;", f); break;
 		case '"': fputs("&quot;", f); break;
-		default:
-			if ((c < 0x20 && !(block && c == '\n')) || c == 0x7f)
-				fputc('?', f);
-			else
-				fputc(c, f);
+		case '\t': case '\r': fputc('?', f); break;
+		default: fputc(*s, f);
 		}
 	}
+	free(clean);
 }
 
 static void html_spans(FILE *f, const struct doc_span *s, size_t n)
@@ -51,13 +54,14 @@ static void html_spans(FILE *f, const struct doc_span *s, size_t n)
 }
 
 /*
- * The chart @name (doc__chart took only a name of chart_names) as its SVG
- * inline: gnuplot wrote the file, escaping the text in it.
+ * The chart @name (doc__chart took only a name of chart_names, and only of
+ * a chart this report drew) as its SVG inline: gnuplot wrote the file,
+ * escaping the text in it.
  */
-static void html_chart(FILE *f, const char *dir, const char *name)
+static void html_chart(FILE *f, int dirfd, const char *name)
 {
-	char *path = xasprintf("%s/charts/%s.svg", dir, name);
-	char *svg = read_file(path, NULL), *start = svg ? strstr(svg, "<svg") : NULL;
+	char *path = xasprintf("charts/%s.svg", name);
+	char *svg = read_file_beneath(dirfd, path, NULL), *start = svg ? strstr(svg, "<svg") : NULL;
 
 	fputs(start ? start : "<p>(chart missing)</p>", f);
 	free(svg);
@@ -204,7 +208,7 @@ void html_writer__block(struct html_writer *w, const struct doc_block *b)
 		html_pre(f, b->spans[0].text);
 		break;
 	case DOC_CHART:
-		html_chart(f, w->dir, b->spans[0].text);
+		html_chart(f, w->dirfd, b->spans[0].text);
 		break;
 	case DOC_DETAILS:
 		w->details = true;

@@ -4,53 +4,75 @@
  * blocks but for the rows of a table and the items of a list.
  */
 #include "doc_writer.h"
+#include "text.h"
+#include "util.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 /*
  * @s as Markdown text, safe in a paragraph, a heading or a table cell: bytes
- * Markdown would act on (`*[]<>&|~\ and _ not between two letters or digits)
- * as numeric character references, control bytes as '?'.
+ * Markdown would act on (`*[]<>&|~\\ and _ not between two letters or digits)
+ * as numeric character references; control, C1 and bidi codes as '?', and
+ * what is not UTF-8 as U+FFFD (text_clean()).
  */
-static void md_name(FILE *f, const char *s)
+static void md_name(FILE *f, const char *text)
 {
+	char *clean = text_clean(text, strlen(text), false, NULL), *s = clean;
+
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		bool inner = p > (const unsigned char *)s && isalnum(p[-1]) && isalnum(p[1]);
 
-		if (*p < 0x20 || *p == 0x7f)
-			fputc('?', f);
-		else if (strchr("`*[]<>&|~\\", *p) || (*p == '_' && !inner))
+		if (strchr("`*[]<>&|~\\", *p) || (*p == '_' && !inner))
 			fprintf(f, "&#%d;", *p);
 		else
 			fputc(*p, f);
 	}
+	free(clean);
 }
 
 /*
  * @s inside a Markdown code span or code block: a backtick would end it (or
- * a ``` line close the block), so it becomes '; control bytes become '?',
- * line breaks too unless @block.
+ * a ``` line close the block), so it becomes '; control, C1 and bidi codes
+ * become '?' (line breaks too unless @block); in a table @cell a '|' would
+ * end the cell even inside the span (GFM splits the row first): "\\|".
  */
-static void md_code(FILE *f, const char *s, bool block)
+static void md_code(FILE *f, const char *text, bool block, bool cell)
 {
-	for (; *s; s++) {
+	char *clean = text_clean(text, strlen(text), block, NULL);
+
+	for (const char *s = clean; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
 		if (c == '`')
 			fputc('\'', f);
-		else if ((c < 0x20 && !(block && c == '\n')) || c == 0x7f)
+		else if (c == '\t' || c == '\r')
 			fputc('?', f);
+		else if (c == '|' && cell)
+			fputs("\\|", f);
 		else
 			fputc(c, f);
 	}
+	free(clean);
 }
 
-static void md_span(FILE *f, const struct doc_span *s)
+/* The program's own words as they are, made inert (text_clean()). */
+static void md_plain(FILE *f, const char *text)
+{
+	char *clean = text_clean(text, strlen(text), false, NULL);
+
+	fputs(clean, f);
+	free(clean);
+}
+
+/* One span; @cell: it is in a table's cell. */
+static void md_span(FILE *f, const struct doc_span *s, bool cell)
 {
 	switch (s->kind) {
 	case DOC_TEXT:
-		fputs(s->text, f);
+		/* The program's own words, a number or a name it formatted: inert too. */
+		md_plain(f, s->text);
 		break;
 	case DOC_NAME:
 		md_name(f, s->text);
@@ -63,7 +85,7 @@ static void md_span(FILE *f, const struct doc_span *s)
 		break;
 	case DOC_CODE:
 		fputc('`', f);
-		md_code(f, s->text, false);
+		md_code(f, s->text, false, cell);
 		fputc('`', f);
 		break;
 	case DOC_CELL:
@@ -74,7 +96,7 @@ static void md_span(FILE *f, const struct doc_span *s)
 static void md_spans(FILE *f, const struct doc_block *b)
 {
 	for (size_t i = 0; i < b->n; i++)
-		md_span(f, &b->spans[i]);
+		md_span(f, &b->spans[i], false);
 }
 
 /* "| a | b |", an empty cell "| |"; after a header row its "|---|---|". */
@@ -95,7 +117,7 @@ static void md_row(FILE *f, const struct doc_block *b)
 		if (empty)
 			fputc(' ', f);
 		empty = false;
-		md_span(f, &b->spans[i]);
+		md_span(f, &b->spans[i], true);
 	}
 	fputs(in_cell ? " |\n" : "\n", f);
 	if (b->kind != DOC_HEAD)
@@ -142,7 +164,7 @@ void md_writer__block(struct md_writer *w, const struct doc_block *b)
 		break;
 	case DOC_PRE:
 		fputs("```\n", f);
-		md_code(f, b->spans[0].text, true);
+		md_code(f, b->spans[0].text, true, false);
 		fputs("```\n", f);
 		break;
 	case DOC_CHART:

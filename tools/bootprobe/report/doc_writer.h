@@ -52,7 +52,7 @@ void md_writer__end(struct md_writer *w);
 /* report.html */
 struct html_writer {
 	FILE *f;
-	const char *dir;	/* charts/NAME.svg are read from here */
+	int dirfd;		/* charts/NAME.svg are read beneath it */
 	bool in_table;
 	bool details;		/* past DOC_DETAILS: each level-2 section folds */
 	bool in_details;	/* a <details> is open */

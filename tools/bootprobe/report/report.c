@@ -12,6 +12,7 @@
 #include "doc.h"
 #include "drivers.h"
 #include "explain.h"
+#include "fsat.h"
 #include "jsonio.h"
 #include "trace.h"
 
@@ -21,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define WHO "bootprobe report"
 
@@ -120,10 +122,10 @@ static void csv_row(FILE *f, const char *mode, const char *metric, const struct 
 	fprintf(f, "\n");
 }
 
-static int write_csv(struct run_data *r, const char *dir)
+static int write_csv(struct run_data *r, int dirfd, const char *dir)
 {
 	struct out_file o;
-	FILE *f = out_file__open(&o, dir, "summary.csv");
+	FILE *f = out_file__open_at(&o, dirfd, dir, "summary.csv");
 
 	fprintf(f, "mode,metric,n,median,q1,q3,iqr,min,max,ci95_lo,ci95_hi\n");
 	for (int i = 0; i < r->nr_modes; i++) {
@@ -1003,11 +1005,11 @@ static void put_readiness(struct doc *d, const struct run_data *r)
 }
 
 /* drivers.csv: every driver of every non-baseline mode against the baseline. */
-static int write_drivers_csv(struct run_data *r, const char *dir)
+static int write_drivers_csv(struct run_data *r, int dirfd, const char *dir)
 {
 	struct mode_stats *base = run_data__baseline(r);
 	struct out_file o;
-	FILE *f = out_file__open(&o, dir, "drivers.csv");
+	FILE *f = out_file__open_at(&o, dirfd, dir, "drivers.csv");
 
 	fprintf(f, "baseline,mode,driver,verdict,baseline_boots,mode_boots,baseline_median_s,"
 		"mode_median_s,median_diff_s,diff_ci95_lo_s,diff_ci95_hi_s,pct,mann_whitney_p,"
@@ -1399,7 +1401,7 @@ static void put_jobs(struct doc *d, const struct run_data *r)
  * drivers that changed and the devices lost, the charts, what was killed;
  * then the detail, from the modes' kernel arguments on.
  */
-static void write_body(struct doc *d, struct run_data *r, bool charts)
+static void write_body(struct doc *d, struct run_data *r, bool charts, unsigned drawn)
 {
 	struct mode_stats *base = run_data__baseline(r);
 	struct comparison *cmp = run_data__comparisons(r, base);
@@ -1431,7 +1433,13 @@ static void write_body(struct doc *d, struct run_data *r, bool charts)
 		put_heading(d, 2, "Charts");
 		for (int i = 0; chart_names[i]; i++) {
 			put_heading(d, 3, chart_titles[i]);
-			doc__chart(d, chart_names[i]);
+			/* Only a chart this report drew: never a picture that came with the folder. */
+			if (drawn & 1u << i) {
+				doc__chart(d, chart_names[i]);
+				continue;
+			}
+			doc__para(d);
+			doc__text(d, "Not drawn: gnuplot failed on it (charts/gnuplot.log says why).");
 		}
 	}
 	put_kills(d, r);
@@ -1455,33 +1463,66 @@ char *report__dir(const struct run_data *r, const struct report_opts *o)
 	return o->out ? xstrdup(o->out) : xasprintf("%s/report", r->dir);
 }
 
+/*
+ * The report's folder, open: --out DIR as the user named it (made if
+ * missing), else report/ beneath RUN, neither a link nor under one.  Its
+ * descriptor, or -1 after a message.
+ */
+static int report__open_dir(const struct run_data *r, const struct report_opts *o,
+			    const char *dir)
+{
+	int runfd, fd;
+
+	if (o->out) {
+		fd = dir_open_user(o->out, true);
+	} else {
+		runfd = dir_open_user(r->dir, false);
+		fd = runfd < 0 ? runfd : dir_open_beneath(runfd, "report", true);
+		if (runfd >= 0)
+			close(runfd);
+	}
+	if (fd < 0)
+		fprintf(stderr, WHO ": %s: %s\n", dir, read_file_strerror(-fd));
+	return fd < 0 ? -1 : fd;
+}
+
 int report__write(struct run_data *r, const struct report_opts *o)
 {
-	char *dir = report__dir(r, o), *path;
+	char *dir = report__dir(r, o);
+	int fd = report__open_dir(r, o, dir), lock, err = 0;
+	unsigned drawn = 0;
 	json_object *sum;
 	struct doc *d;
-	int err = mkdir_p(dir);
 
-	if (err) {
-		fprintf(stderr, WHO ": %s: %s\n", dir, strerror(-err));
+	if (fd < 0) {
 		free(dir);
 		return -1;
 	}
+	/* One writer at a time: a second one stops at once, naming the lock. */
+	lock = dir_lock(fd, REPORT_LOCK);
+	if (lock < 0) {
+		fprintf(stderr, WHO ": %s/%s: %s\n", dir, REPORT_LOCK, lock == -EWOULDBLOCK ?
+			"another bootprobe report is writing this folder (locked)" :
+			read_file_strerror(-lock));
+		close(fd);
+		free(dir);
+		return lock == -EWOULDBLOCK ? REPORT_LOCKED : -1;
+	}
 	/* Each output on its own: one that cannot be written does not stop the others. */
-	if (o->charts && charts__write(r, dir))
+	if (o->charts && charts__write(r, fd, dir, &drawn))
 		err = -1;
-	d = doc__open(dir);
-	write_body(d, r, o->charts);
+	d = doc__open(fd, dir);
+	write_body(d, r, o->charts, drawn);
 	err |= doc__close(d, WHO);
-	err |= write_csv(r, dir);
-	err |= write_drivers_csv(r, dir);
+	err |= write_csv(r, fd, dir);
+	err |= write_drivers_csv(r, fd, dir);
 	sum = run_data__summary_json(r);
-	path = xasprintf("%s/summary.json", dir);
-	err |= jwrite(path, sum, WHO);
-	free(path);
+	err |= jwrite_at(fd, dir, "summary.json", sum, WHO);
 	json_object_put(sum);
-	if (o->traces && report_traces__write(r, dir))
+	if (o->traces && report_traces__write(r, fd, dir))
 		err = -1;
+	close(lock);
+	close(fd);
 	free(dir);
 	return err;
 }

@@ -2,6 +2,7 @@
 /* One boot as a Chrome trace-event file, which opens in the Perfetto UI. */
 #define _GNU_SOURCE
 #include "analyze.h"
+#include "fsat.h"
 #include "jsonio.h"
 #include "rundata.h"
 #include "trace.h"
@@ -10,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define NS 1e9
 
@@ -55,7 +57,7 @@ static void trace_thread_name(json_object *ev, int pid, const char *name)
 }
 
 /* All threads under one process track ("boot"): one row per kernel thread or worker. */
-int boot__write_trace(const struct boot_data *b, const char *path)
+int boot__write_trace(const struct boot_data *b, int dirfd, const char *name)
 {
 	json_object *root = json_object_new_object(), *ev = json_object_new_array();
 	const char *text;
@@ -107,21 +109,21 @@ int boot__write_trace(const struct boot_data *b, const char *path)
 	json_object_object_add(root, "traceEvents", ev);
 	json_object_object_add(root, "displayTimeUnit", json_object_new_string("ms"));
 	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN);
-	err = write_file_atomic(path, text, strlen(text));
+	err = write_file_at(dirfd, name, text, strlen(text));
 	json_object_put(root);
 	return err;
 }
 
 #define WHO "bootprobe report"
 
-int report_traces__write(const struct run_data *r, const char *dir)
+int report_traces__write(const struct run_data *r, int outfd, const char *dir)
 {
 	char *tdir = xasprintf("%s/traces", dir);
-	int err = mkdir_p(tdir);
+	int tfd = dir_open_beneath(outfd, "traces", true), err = tfd < 0 ? tfd : 0;
 	struct strv used = { 0 };
 
 	if (err)
-		fprintf(stderr, WHO ": %s: %s\n", tdir, strerror(-err));
+		fprintf(stderr, WHO ": %s: %s\n", tdir, read_file_strerror(-err));
 	for (int i = 0; !err && i < r->nr_boots; i++) {
 		char name[128], *path;
 
@@ -133,12 +135,14 @@ int report_traces__write(const struct run_data *r, const char *dir)
 				break;
 			}
 		strv__push(&used, name);
-		path = xasprintf("%s/%s.json", tdir, name);
-		err = boot__write_trace(r->boots[i], path);
+		path = xasprintf("%s.json", name);
+		err = boot__write_trace(r->boots[i], tfd, path);
 		if (err)
-			fprintf(stderr, WHO ": %s: %s\n", path, strerror(-err));
+			fprintf(stderr, WHO ": %s/%s: %s\n", tdir, path, strerror(-err));
 		free(path);
 	}
+	if (tfd >= 0)
+		close(tfd);
 	strv__free(&used);
 	free(tdir);
 	return err;
