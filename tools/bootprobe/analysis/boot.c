@@ -5,14 +5,17 @@
 #include "events.h"
 #include "jsonio.h"
 #include "resultfiles.h"
+#include "text.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define EPROBE_DEFER_ 517
 
@@ -702,11 +705,11 @@ int boot_data__parse_boot_json(struct boot_data *b, const char *text, size_t len
 	return 0;
 }
 
-static int load_boot_json(struct boot_data *b, char *err, int errlen)
+static int load_boot_json(struct boot_data *b, int dfd, char *err, int errlen)
 {
 	char *path = xasprintf("%s/boot.json", b->dir);
 	size_t len = 0;
-	char *text = read_file(path, &len);
+	char *text = read_file_at(dfd, "boot.json", &len);
 	int ret;
 
 	if (!text) {
@@ -766,10 +769,14 @@ static void blank_nul_lines(struct boot_data *b, char *text, size_t len, const c
 	}
 }
 
-/* A boot folder's file, as text of @len bytes; NULL after a warning naming it. */
-static char *read_input(struct boot_data *b, const char *path, size_t *len)
+/*
+ * The boot folder's file @name (open at @dfd, never through a link), as
+ * text of @len bytes; NULL after a warning naming @path.
+ */
+static char *read_input(struct boot_data *b, int dfd, const char *name, const char *path,
+			size_t *len)
 {
-	char *text = read_file(path, len);
+	char *text = read_file_at(dfd, name, len);
 
 	if (!text)
 		warn(b, "%s: %s", path, read_file_strerror(errno));
@@ -778,25 +785,45 @@ static char *read_input(struct boot_data *b, const char *path, size_t *len)
 
 struct boot_data *boot_data__load(const char *dir, char *err, int errlen)
 {
+	/* The folder the user named: a link to it is the user's choice. */
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct boot_data *b;
+
+	if (dfd < 0) {
+		snprintf(err, errlen, "%s/boot.json: %s: not a finished boot", dir, strerror(errno));
+		return NULL;
+	}
+	b = boot_data__load_at(dfd, dir, err, errlen);
+	close(dfd);
+	return b;
+}
+
+struct boot_data *boot_data__load_at(int dfd, const char *dir, char *err, int errlen)
+{
 	struct boot_data *b = boot_data__new(dir);
 	char *path, *text;
 	size_t len;
 
-	if (load_boot_json(b, err, errlen)) {
+	if (load_boot_json(b, dfd, err, errlen)) {
 		boot_data__free(b);
 		return NULL;
 	}
 	path = xasprintf("%s/events.jsonl", dir);
-	text = read_input(b, path, &len);
+	text = read_input(b, dfd, "events.jsonl", path, &len);
 	if (text && len)
 		boot_data__parse_events(b, text, len, path);
 	free(text);
 	free(path);
 	path = xasprintf("%s/console.log", dir);
-	text = read_input(b, path, &len);
+	text = read_input(b, dfd, "console.log", path, &len);
 	if (text) {
+		char *clean;
+
 		blank_nul_lines(b, text, len, path);
-		boot_data__parse_console(b, text, path);
+		/* Inert once where it is read: no control, C1 or bidi code, valid UTF-8. */
+		clean = text_clean(text, len, true, NULL);
+		boot_data__parse_console(b, clean, path);
+		free(clean);
 	}
 	free(text);
 	free(path);

@@ -219,6 +219,11 @@ static inline bool boot_data__unusable(const struct boot_data *b)
 char *boot_data__refusals(const struct boot_data *b);
 /* Load @dir; NULL only if it is not a boot folder at all (message in @err). */
 struct boot_data *boot_data__load(const char *dir, char *err, int errlen);
+/*
+ * The same for the boot folder open at @dfd (@dir its path, for messages):
+ * its files are read without following a link (one is named and refused).
+ */
+struct boot_data *boot_data__load_at(int dfd, const char *dir, char *err, int errlen);
 void boot_data__free(struct boot_data *b);
 
 /*

@@ -3,17 +3,21 @@
 #define _GNU_SOURCE
 #include "rundata.h"
 #include "drivers.h"
+#include "fsat.h"
 #include "jsonio.h"
 #include "resultfiles.h"
 #include "sdanalyze.h"
+#include "text.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char *const metric_names[M_COUNT] = {
 	"boot_s", "guest_s", "wall_s", "probe_phase_s", "first_probe_s", "probe_max_s",
@@ -45,12 +49,13 @@ static bool boot_dir_ok(const char *rel)
  * Boot folders: those the manifest @man names, else (@man NULL: @unread
  * says why it could not be read) every folder under boots/.
  */
-static void list_boots(const char *dir, const struct manifest *man, const char *unread,
-		       struct strv *out, struct strv *warnings)
+static void list_boots(int runfd, const char *dir, const struct manifest *man,
+		       const char *unread, struct strv *out, struct strv *warnings)
 {
-	DIR *d;
+	DIR *d = NULL;
 	struct dirent *e;
 	char *path;
+	int bfd;
 
 	if (man && man->has_boots) {
 		for (size_t i = 0; i < man->nr_boots; i++) {
@@ -79,7 +84,12 @@ static void list_boots(const char *dir, const struct manifest *man, const char *
 	else
 		strv__pushf(warnings, "%s; reading every folder under boots/", unread);
 	path = xasprintf("%s/boots", dir);
-	d = opendir(path);
+	/* boots/ itself is no link either: one is named, not read. */
+	bfd = runfd < 0 ? -ENOENT : dir_open_beneath(runfd, "boots", false);
+	if (bfd < 0 && bfd != -ENOENT)
+		strv__pushf(warnings, "%s: %s", path, read_file_strerror(-bfd));
+	if (bfd >= 0 && !(d = fdopendir(bfd)))
+		close(bfd);
 	while (d && (e = readdir(d)))
 		if (e->d_name[0] != '.')
 			strv__pushf(out, "%s/%s", path, e->d_name);
@@ -152,14 +162,25 @@ int run_data__print_verdicts(const struct run_data *r, FILE *out, const char *pr
 {
 	int kept = 0;
 
-	for (int i = 0; i < r->nr_damaged && (!max || i < max); i++)
-		fprintf(out, "%sleft out: %s: %s\n", prefix, r->damaged[i].dir, r->damaged[i].why);
+	/* A folder's name is the folder's: escape codes in it reach no terminal. */
+	for (int i = 0; i < r->nr_damaged && (!max || i < max); i++) {
+		char *dir = term_str(r->damaged[i].dir), *why = term_str(r->damaged[i].why);
+
+		fprintf(out, "%sleft out: %s: %s\n", prefix, dir, why);
+		free(why);
+		free(dir);
+	}
 	more_lines(out, prefix, r->nr_damaged, max, "left out");
 	for (int i = 0; i < r->nr_boots; i++) {
 		char *why = boot_data__refusals(r->boots[i]);
 
-		if (why && (!max || kept < max))
-			fprintf(out, "%skept, incomplete: %s: %s\n", prefix, r->boots[i]->dir, why);
+		if (why && (!max || kept < max)) {
+			char *dir = term_str(r->boots[i]->dir), *w = term_str(why);
+
+			fprintf(out, "%skept, incomplete: %s: %s\n", prefix, dir, w);
+			free(w);
+			free(dir);
+		}
 		kept += why != NULL;
 		free(why);
 	}
@@ -177,22 +198,39 @@ int run_data__read_manifest(struct run_data *r, const char *text, size_t len,
 	/* The results format's reader (resultfiles.h): the one for every manifest. */
 	if (!text) {
 		snprintf(why, sizeof(why), "%s: missing", label);
-		list_boots(r->dir, NULL, why, dirs, &r->warnings);
+		list_boots(r->fd_open ? r->fd : -1, r->dir, NULL, why, dirs, &r->warnings);
 	} else if (manifest__parse(&man, text, len, label, &r->warnings, why, sizeof(why))) {
 		/* A schema this bootprobe does not read: the run is not guessed at. */
 		if (man.schema < 0) {
 			snprintf(err, errlen, "%s", why);
 			ret = -1;
 		} else {
-			list_boots(r->dir, NULL, why, dirs, &r->warnings);
+			list_boots(r->fd_open ? r->fd : -1, r->dir, NULL, why, dirs, &r->warnings);
 		}
 	} else {
 		read_manifest(r, &man);
-		list_boots(r->dir, &man, NULL, dirs, &r->warnings);
+		list_boots(r->fd_open ? r->fd : -1, r->dir, &man, NULL, dirs, &r->warnings);
 		manifest__free(&man);
 	}
 	free(label);
 	return ret;
+}
+
+/* The boot folder @bdir, "RUN/boots/NAME", opened beneath the run, no link followed. */
+static struct boot_data *boot__load_beneath(struct run_data *r, const char *bdir, char *msg,
+					    int len)
+{
+	const char *rel = bdir + strlen(r->dir) + 1;
+	int dfd = open_beneath(r->fd, rel, O_RDONLY | O_DIRECTORY, 0);
+	struct boot_data *b;
+
+	if (dfd < 0) {
+		snprintf(msg, len, "%s: %s: not a finished boot", bdir, read_file_strerror(errno));
+		return NULL;
+	}
+	b = boot_data__load_at(dfd, bdir, msg, len);
+	close(dfd);
+	return b;
 }
 
 struct run_data *run_data__load(const char *dir, char *err, int errlen)
@@ -209,18 +247,24 @@ struct run_data *run_data__load(const char *dir, char *err, int errlen)
 	slash = strrchr(real ? real : dir, '/');
 	r->run_id = xstrdup(slash && slash[1] ? slash + 1 : dir);
 	free(real);
-	if (!path_exists(dir)) {
-		snprintf(err, errlen, "%s: %s", dir, strerror(ENOENT));
+	/*
+	 * The folder the user named, resolved once; beneath it no link is
+	 * followed (fsat.h): a planted one is named and refused.
+	 */
+	r->fd = dir_open_user(dir, false);
+	if (r->fd < 0) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(-r->fd));
 		run_data__free(r);
 		return NULL;
 	}
+	r->fd_open = true;
 	/*
 	 * The manifest is read once: the boots it lists and what it says of the
-	 * scenario.  read_file() takes a regular file only, of bounded size: a
+	 * scenario.  read_file_at() takes a regular file only, of bounded size: a
 	 * FIFO planted as manifest.json is not waited on.
 	 */
 	path = xasprintf("%s/manifest.json", dir);
-	text = read_file(path, &len);
+	text = read_file_at(r->fd, "manifest.json", &len);
 	if (!text && errno != ENOENT)
 		strv__pushf(&r->warnings, "%s: %s", path, read_file_strerror(errno));
 	free(path);
@@ -233,7 +277,7 @@ struct run_data *run_data__load(const char *dir, char *err, int errlen)
 	r->boots = xcalloc(dirs.n ? dirs.n : 1, sizeof(*r->boots));
 	for (size_t i = 0; i < dirs.n; i++) {
 		char msg[512];
-		struct boot_data *b = boot_data__load(dirs.v[i], msg, sizeof(msg));
+		struct boot_data *b = boot__load_beneath(r, dirs.v[i], msg, sizeof(msg));
 
 		if (b && !boot_data__unusable(b)) {
 			r->boots[r->nr_boots++] = b;
@@ -306,6 +350,8 @@ void run_data__free(struct run_data *r)
 		free(r->damaged[i].first);
 	}
 	free(r->damaged);
+	if (r->fd_open)
+		close(r->fd);
 	free(r->dir);
 	free(r->run_id);
 	free(r->baseline);

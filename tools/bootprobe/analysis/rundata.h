@@ -112,6 +112,8 @@ struct mode_stats {
 
 struct run_data {
 	char *dir;
+	int fd;			/* the folder @dir, open when fd_open: read beneath it */
+	bool fd_open;
 	char *run_id;
 	char *baseline;		/* the manifest's baseline mode, or NULL */
 	char *until_end;	/* run --until-ci: what ended it (the manifest's), or NULL */

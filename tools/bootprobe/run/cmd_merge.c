@@ -15,11 +15,13 @@
  */
 #define _GNU_SOURCE
 #include "boot.h"
+#include "fsat.h"
 #include "jsonio.h"
 #include "resultfiles.h"
 #include "commands.h"
 #include "runner.h"
 #include "scenario.h"
+#include "text.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -290,18 +292,32 @@ static void part__name_unlisted(const struct merge *m, int pi)
 {
 	const struct part *p = &m->parts[pi];
 	char *path = xasprintf("%s/boots", p->dir);
-	DIR *d = opendir(path);
+	/* PART as the user named it; boots/ beneath it is no link. */
+	int pfd = dir_open_user(p->dir, false);
+	int bfd = pfd < 0 ? pfd : dir_open_beneath(pfd, "boots", false);
+	DIR *d = bfd < 0 ? NULL : fdopendir(bfd);
 	struct dirent *e;
 
+	if (bfd < 0 && bfd != -ENOENT)
+		fprintf(stderr, WHO ": WARNING: %s: %s\n", path, read_file_strerror(-bfd));
+	else if (bfd >= 0 && !d)
+		close(bfd);
+	if (pfd >= 0)
+		close(pfd);
 	while (d && (e = readdir(d))) {
 		long pos;
 
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		pos = merge__position(m, e->d_name);
-		if (pos < 0 || m->owner[pos] != pi)
+		if (pos < 0 || m->owner[pos] != pi) {
+			/* The folder's name is the part's: no escape code reaches the terminal. */
+			char *name = term_str(e->d_name);
+
 			fprintf(stderr, WHO ": WARNING: %s/%.80s: not in its manifest (a boot that "
-				"did not finish?); not merged\n", path, e->d_name);
+				"did not finish?); not merged\n", path, name);
+			free(name);
+		}
 	}
 	if (d)
 		closedir(d);
@@ -376,18 +392,28 @@ static const char *boot_json__mismatch(int dfd, const char *name, const char *mo
  * cannot be merged (its folder or boot.json unreadable or not this boot's,
  * a write failed).
  */
-static int copy_boot(const char *src, const char *dst, const char *name, const char *mode)
+static int copy_boot(const char *part, const char *src, const char *dst, const char *name,
+		     const char *mode)
 {
-	int dfd = open(src, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	/* boots/NAME beneath the part the user named: neither boots/ nor NAME a link. */
+	int pfd = dir_open_user(part, false), dfd = -1, oerr, err = 0;
+	char *rel = xasprintf("boots/%s", name);
 	const char *why;
 	DIR *d;
 	struct dirent *e;
-	int err = 0;
 
+	if (pfd >= 0) {
+		dfd = open_beneath(pfd, rel, O_RDONLY | O_DIRECTORY, 0);
+		oerr = dfd < 0 ? errno : 0;
+		close(pfd);
+	} else {
+		oerr = -pfd;
+	}
+	free(rel);
 	if (dfd < 0)
 		return refuse("%s: %s; boot %s not merged", src,
-			      errno == ENOTDIR || errno == ELOOP ? "not a folder" : strerror(errno),
-			      name);
+			      oerr == ELOOP ? "a symbolic link (not followed)" :
+			      oerr == ENOTDIR ? "not a folder" : strerror(oerr), name);
 	why = boot_json__mismatch(dfd, name, mode);
 	d = why ? NULL : fdopendir(dfd);
 	if (!d) {
@@ -511,7 +537,8 @@ static long merge__copy(struct merge *m, const char *out, bool *copied)
 		name = m->entry[pos]->boot;
 		src = xasprintf("%s/boots/%s", m->parts[m->owner[pos]].dir, name);
 		dst = xasprintf("%s/boots/%s", out, name);
-		copied[pos] = !copy_boot(src, dst, name, m->modes.v[pos % m->modes.n]);
+		copied[pos] = !copy_boot(m->parts[m->owner[pos]].dir, src, dst, name,
+					 m->modes.v[pos % m->modes.n]);
 		n += copied[pos];
 		m->missing += !copied[pos];
 		free(src);
