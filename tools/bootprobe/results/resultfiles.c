@@ -39,14 +39,14 @@ const char *outcome__name(enum outcome o)
 int results__schema(struct json_object *o, const char *label, char *err, int errlen)
 {
 	struct json_object *v = jget(o, "schema");
-	int64_t n;
+	bool is_int = v && json_object_is_type(v, json_type_int);
+	int64_t n = is_int ? json_object_get_int64(v) : -1;
 
 	if (!v)
 		return 0;
-	n = json_object_is_type(v, json_type_int) ? json_object_get_int64(v) : -1;
-	if (n >= RESULTS_SCHEMA_OLDEST && n <= RESULTS_SCHEMA)
+	if (is_int && n >= RESULTS_SCHEMA_OLDEST && n <= RESULTS_SCHEMA)
 		return (int)n;
-	if (n < 0)
+	if (!is_int)
 		snprintf(err, errlen, "%s: schema '%.40s' is no version: this bootprobe reads "
 			 "schemas %d to %d", label, json_object_get_string(v),
 			 RESULTS_SCHEMA_OLDEST, RESULTS_SCHEMA);
