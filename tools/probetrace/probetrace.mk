@@ -21,7 +21,7 @@ PT_SRCS       := $(wildcard tools/probetrace/*.c)
 PT_OBJS       := $(patsubst tools/probetrace/%.c,$(PT_OBJ)/%.o,$(PT_SRCS))
 # The event stream's one reader and the JSON helpers, shared with bootprobe.
 PT_COMMON_OBJS := $(patsubst tools/%.c,$(OBJ)/%.o,$(addprefix tools/common/,\
-		  events.c jsonio.c util.c traceline.c kmsg.c))
+		  events.c jsonio.c util.c traceline.c kmsg.c fsat.c text.c))
 PT_BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall \
 		 -Wno-unused-function -I$(BUILD) -Ibpf
 PT_LIBS       := -lbpf -lelf -lz -ljson-c
