@@ -550,22 +550,25 @@ static void refusal_costs_documented(void)
 }
 
 /*
- * /init's start from the console is any double: one far from a boot's
- * times is compared, never converted to nanoseconds in an int64 (a
- * float-cast overflow, then a wrong answer: -1e300 s came out as after
- * every probe).
+ * /init's start from the console: a stamp or a mark out of its range
+ * (ranges.h: 0..1e7 s, finite) is refused with its line, so /init's start
+ * stays unknown and every probe counts as one in user space; one in range
+ * is compared, never converted to nanoseconds in an int64 (a float-cast
+ * overflow, then a wrong answer: -1e300 s came out as after every probe).
  */
 static void far_init_start(void)
 {
 	static const struct {
 		const char *console;
 		bool in_user_space;
+		int refused;
 	} cases[] = {
-		{ "[-1.0e300] bootprobe: init start at 1 s\n", true },
-		{ "[1.0e300] bootprobe: init start at 1 s\n", false },
-		{ "bootprobe: init start at 1e999 s\n", false },
-		{ "[    2.100000] bootprobe: init start at 2.10 s\n", false },
-		{ "[    1.000500] bootprobe: init start at 1.00 s\n", true },
+		{ "[-1.0e300] bootprobe: init start at 1 s\n", true, 1 },
+		{ "[1.0e300] bootprobe: init start at 1 s\n", true, 1 },
+		{ "bootprobe: init start at 1e999 s\n", true, 1 },
+		{ "bootprobe: init start at nan s\n", true, 1 },
+		{ "[    2.100000] bootprobe: init start at 2.10 s\n", false, 0 },
+		{ "[    1.000500] bootprobe: init start at 1.00 s\n", true, 0 },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -578,6 +581,9 @@ static void far_init_start(void)
 		      probe_span__in_user_space(b, &b->probes[0]) == cases[i].in_user_space,
 		      "a probe at 1 s with /init at %g s is %sin user space", b->init_start_s,
 		      cases[i].in_user_space ? "" : "not ");
+		CHECK(b->console_refused == cases[i].refused, "'%.*s': %d console line%s refused",
+		      (int)strcspn(cases[i].console, "\n"), cases[i].console, cases[i].refused,
+		      cases[i].refused == 1 ? "" : "s");
 		boot_data__free(b);
 	}
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "cmdline.h"
+#include "ranges.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -43,7 +44,7 @@ static bool udev_seconds(const char *s, size_t len, double *out)
 		return false;
 	memcpy(buf, s, len);
 	buf[len] = '\0';
-	if (sscanf(buf, "%lf%3[a-z]", &x, unit) < 1 || x < 0)
+	if (sscanf(buf, "%lf%3[a-z]", &x, unit) < 1)
 		return false;
 	if (!unit[0] || !strcmp(unit, "s"))
 		*out = x;
@@ -51,14 +52,18 @@ static bool udev_seconds(const char *s, size_t len, double *out)
 		*out = x / 1000;
 	else
 		return false;
-	return true;
+	/* nan, 1e999 and -1 are no timeout: refused, never compared with. */
+	return field_range__ok(FR_EVENT_TIMEOUT, *out);
 }
 
 /*
  * The last @key=VALUE that reads as seconds wins, as in udevd (it skips
- * the others); false if none.
+ * the others); false if none.  A value that is no time in range
+ * (field_ranges) is skipped and, if @refused, written there as KEY=VALUE.
  */
-static bool last_seconds(const char *cmdline, const char *key, double *out)
+#define REFUSED_LEN sizeof(((struct boot_settings *)0)->refused)
+
+static bool last_seconds(const char *cmdline, const char *key, double *out, char *refused)
 {
 	bool found = false;
 	const char *v;
@@ -69,6 +74,8 @@ static bool last_seconds(const char *cmdline, const char *key, double *out)
 		if (udev_seconds(v, n, &x)) {
 			*out = x;
 			found = true;
+		} else if (refused) {
+			snprintf(refused, REFUSED_LEN, "%s=%.*s", key, n > 40 ? 40 : (int)n, v);
 		}
 	return found;
 }
@@ -88,8 +95,9 @@ void boot_settings__from_cmdline(struct boot_settings *s, const char *cmdline)
 	if (!cmdline)
 		return;
 	/* The kernel command line wins over udev.conf in udevd. */
-	if (!last_seconds(cmdline, "udev.event_timeout", &s->udev_event_timeout_s))
-		last_seconds(cmdline, "bootprobe.udev_conf_event_timeout", &s->udev_event_timeout_s);
+	if (!last_seconds(cmdline, "udev.event_timeout", &s->udev_event_timeout_s, s->refused))
+		last_seconds(cmdline, "bootprobe.udev_conf_event_timeout", &s->udev_event_timeout_s,
+			     s->refused);
 	copy_value(s->timeout_signal, sizeof(s->timeout_signal), cmdline, "udev.timeout_signal");
 	copy_value(s->kill_policy, sizeof(s->kill_policy), cmdline, "kthread.sigkill_policy");
 }

@@ -39,6 +39,7 @@ static inline bool cmdline__has(const char *cmdline, const char *key)
  */
 struct boot_settings {
 	double udev_event_timeout_s;
+	char refused[64];	/* the last KEY=VALUE refused as no time in range, or "" */
 	char timeout_signal[16];
 	char kill_policy[32];
 };

@@ -4,6 +4,7 @@
 #include "cmdline.h"
 #include "events.h"
 #include "jsonio.h"
+#include "ranges.h"
 #include "resultfiles.h"
 #include "text.h"
 
@@ -583,48 +584,80 @@ static double kernel_stamp(const char *line, const char **rest)
 	return NAN;
 }
 
-static void console_line(struct boot_data *b, const char *line)
+/*
+ * A number of a console line out of its range (field_ranges): the line is
+ * refused at FILE:LINE, named and counted.  True if refused.
+ */
+static bool console_refuse(struct boot_data *b, const char *label, int lineno,
+			   enum field_range f, double v)
+{
+	const struct field_range_def *d = &field_ranges[f];
+
+	if (field_range__ok(f, v))
+		return false;
+	b->console_refused++;
+	if (!isfinite(v))
+		warn(b, "%s:%d: %s is not a finite number (line refused)", label, lineno, d->name);
+	else
+		warn(b, "%s:%d: %s %g is outside %g..%g%s%s (line refused)", label, lineno, d->name,
+		     v, d->min, d->max, *d->unit ? " " : "", d->unit);
+	return true;
+}
+
+/* The mark's number @v of a line: in range, else the line is refused. */
+#define MARK_OK(v) (!console_refuse(b, label, lineno, FR_CONSOLE_MARK, (v)))
+#define COUNT_OK(x, y) (!console_refuse(b, label, lineno, FR_DEVICE_COUNT, (x)) && \
+			!console_refuse(b, label, lineno, FR_DEVICE_COUNT, (y)))
+
+static void console_line(struct boot_data *b, const char *line, const char *label, int lineno)
 {
 	const char *rest, *p;
-	double raw = kernel_stamp(line, &rest), t = raw - b->printk_offset_s, v;
+	double raw = kernel_stamp(line, &rest), t, v;
 	struct udev_kill *k;
 	int a, c;
 	char dev[NAME_LEN], drv[NAME_LEN];
 
+	/* A stamp no boot has (1e309, negative) would become every time on the line. */
+	if (!isnan(raw) && console_refuse(b, label, lineno, FR_KERNEL_STAMP, raw))
+		return;
+	t = raw - b->printk_offset_s;
 	b->last_stamp_raw_s = raw;
 	if (!strncmp(rest, "Run /init as init process", 25))
 		b->kernel_done_s = t;
-	else if (sscanf(rest, "bootprobe: init start at %lf", &v) == 1)
+	else if (sscanf(rest, "bootprobe: init start at %lf", &v) == 1 && MARK_OK(v))
 		b->init_start_s = isnan(t) ? v : t;
-	else if (sscanf(rest, "bootprobe: collector started at %lf", &v) == 1)
+	else if (sscanf(rest, "bootprobe: collector started at %lf", &v) == 1 && MARK_OK(v))
 		b->collector_start_s = isnan(t) ? v : t;
-	else if (sscanf(rest, "bootprobe: udevd start at %lf", &v) == 1)
+	else if (sscanf(rest, "bootprobe: udevd start at %lf", &v) == 1 && MARK_OK(v))
 		b->udevd_start_s = isnan(t) ? v : t;
-	else if (sscanf(rest, "bootprobe: coldplug start at %lf", &v) == 1)
+	else if (sscanf(rest, "bootprobe: coldplug start at %lf", &v) == 1 && MARK_OK(v))
 		b->coldplug_start_s = isnan(t) ? v : t;
-	else if (sscanf(rest, "bootprobe: coldplug done at %lf", &v) == 1)
+	else if (sscanf(rest, "bootprobe: coldplug done at %lf", &v) == 1 && MARK_OK(v))
 		b->coldplug_done_s = isnan(t) ? v : t;
-	else if (sscanf(rest, "bootprobe: %d of %d expected devices probed at %lf", &a, &c, &v) == 3) {
+	else if (sscanf(rest, "bootprobe: %d of %d expected devices probed at %lf", &a, &c, &v) == 3 &&
+		 MARK_OK(v) && COUNT_OK(a, c)) {
 		b->probed = a;
 		b->expected = c;
 		b->devices_done_s = isnan(t) ? v : t;
-	} else if (sscanf(rest, "bootprobe: %d of %d expected disks present at %lf", &a, &c, &v) == 3) {
+	} else if (sscanf(rest, "bootprobe: %d of %d expected disks present at %lf", &a, &c, &v) == 3 &&
+		   MARK_OK(v) && COUNT_OK(a, c)) {
 		b->disks = a;
 		b->disks_expected = c;
 		b->disks_done_s = isnan(t) ? v : t;
 	} else if (strstr(rest, "Invalid value for OPTIONS key, ignoring")) {
 		/* udevd names the rules file and line just before. */
 		strv__push(&b->udev_ignored, rest);
-	} else if (sscanf(rest, "bootprobe: initramfs hands over to the root at %lf", &v) == 1) {
+	} else if (sscanf(rest, "bootprobe: initramfs hands over to the root at %lf", &v) == 1 &&
+		   MARK_OK(v)) {
 		b->handover_s = isnan(t) ? v : t;
 	} else if (!strncmp(rest, "systemd[1]: systemd ", 20) &&
 		   strstr(rest, " running in system mode") && isnan(b->systemd_start_s)) {
 		b->systemd_start_s = t;
 	} else if (sscanf(rest, "bootprobe: system %*[a-z-]; multi-user.target reached at %lf",
-			  &v) == 1) {
+			  &v) == 1 && MARK_OK(v)) {
 		/* systemd's own timestamp; 0 when the target was never reached */
 		b->multi_user_s = v > 0 ? v : NAN;
-	} else if (sscanf(rest, "bootprobe: BOOT-COMPLETE at %lf", &v) == 1)
+	} else if (sscanf(rest, "bootprobe: BOOT-COMPLETE at %lf", &v) == 1 && MARK_OK(v))
 		b->complete_s = isnan(t) ? v : t;
 	else if (sscanf(rest, "bootprobe: device %63s driver=%63s", dev, drv) == 2) {
 		struct device_state *d = ARRAY_PUSH(b->devices, b->nr_devices);
@@ -643,11 +676,19 @@ static void console_line(struct boot_data *b, const char *line)
 
 void boot_data__parse_console(struct boot_data *b, const char *text, const char *label)
 {
-	char *copy_ = xstrdup(text), *save = NULL;
+	char *copy_ = xstrdup(text), *line = copy_, *nl;
+	int lineno = 1;
 
-	(void)label;
-	for (char *l = strtok_r(copy_, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-		console_line(b, l);
+	/* Line by line, counted: a refused line is named at FILE:LINE. */
+	for (; *line; line = nl + 1, lineno++) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		if (*line)
+			console_line(b, line, label, lineno);
+		if (!nl)
+			break;
+	}
 	free(copy_);
 }
 
@@ -658,11 +699,16 @@ void boot_data__parse_console(struct boot_data *b, const char *text, const char 
  * command line it gave the guest; a boot.json from before it wrote them
  * has only the command line, read here by the same scanner.
  */
-static void boot_data__settings(struct boot_data *b, const struct boot_file *f)
+static void boot_data__settings(struct boot_data *b, const struct boot_file *f,
+				const char *label)
 {
 	struct boot_settings s;
 
 	boot_settings__from_cmdline(&s, b->kernel_cmdline);
+	if (*s.refused)
+		warn(b, "%s: kernel_cmdline: %s is no time within %g..%g s (refused; udevd's "
+		     "default or an earlier value stands)", label, s.refused,
+		     field_ranges[FR_EVENT_TIMEOUT].min, field_ranges[FR_EVENT_TIMEOUT].max);
 	b->event_timeout_s = isnan(f->udev_event_timeout_s) ? s.udev_event_timeout_s
 							    : f->udev_event_timeout_s;
 	copy(b->kill_policy, f->kill_policy ? f->kill_policy : s.kill_policy);
@@ -698,7 +744,7 @@ int boot_data__parse_boot_json(struct boot_data *b, const char *text, size_t len
 	b->kernel_cmdline = dup_or(f.kernel_cmdline, "");
 	b->wall_s = f.wall_s;
 	b->console_last_write_s = f.console_last_write_s;
-	boot_data__settings(b, &f);
+	boot_data__settings(b, &f, label);
 	if (!strcmp(b->mode, "?"))
 		warn(b, "%s: no mode", label);
 	boot_file__free(&f);

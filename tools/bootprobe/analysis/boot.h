@@ -156,6 +156,7 @@ struct boot_data {
 	int nr_devnodes;
 	int unknown_records;
 	int rejected;			/* stream records refused (warnings say why) */
+	int console_refused;		/* console lines refused: a number out of range */
 	char *first_rejected;		/* the first of them, "file:line: why" */
 	unsigned refused_incomplete;	/* enum incomplete: what those refusals cost */
 	/*

@@ -25,7 +25,9 @@ static const char compare_usage[] =
 "      --fail-if-slower PCT  exit 1 when B's median boot time is more than PCT %\n"
 "                            above A's and the CI of the difference lies above 0;\n"
 "                            exit 3 when a mode cannot be judged: no ok boot on\n"
-"                            one side, or the mode in one run only; the gate reads\n"
+"                            one side, the mode in one run only, a median, change\n"
+"                            or CI that is not finite, or a boot left out by the\n"
+"                            reader (named on stderr); the gate reads\n"
 "                            the CI and PCT, not the p (see docs/statistics.md)\n"
 "  -j, --json                machine-readable output\n"
 "  -h, --help                this text\n"
@@ -45,6 +47,15 @@ static const char compare_usage[] =
 "  bootprobe compare results/old-kernel results/new-kernel\n"
 "  bootprobe compare --fail-if-slower 5 results/main results/branch   # a CI gate\n";
 
+/* @v by @fmt into @buf (32 bytes), "-" when it is not finite: no nan or inf printed. */
+static const char *num(char *buf, const char *fmt, double v)
+{
+	if (!isfinite(v))
+		return "-";
+	snprintf(buf, 32, fmt, v);
+	return buf;
+}
+
 /* Modes of @x missing from @y: named; the count. */
 static int modes_missing(const struct run_data *x, const struct run_data *y, const char *side)
 {
@@ -57,6 +68,29 @@ static int modes_missing(const struct run_data *x, const struct run_data *y, con
 			n++;
 		}
 	return n;
+}
+
+/*
+ * A verdict the gate would read from numbers that do not exist (a median,
+ * the change or the CI not finite): named; true if so.
+ */
+static bool comparison_unjudgeable(const struct mode_stats *m, const struct comparison *c)
+{
+	if (isfinite(c->median_a) && isfinite(c->median_b) && isfinite(c->pct) &&
+	    isfinite(c->diff_lo))
+		return false;
+	fprintf(stderr, "bootprobe compare: mode '%s': a boot time median, the change or its CI "
+		"is not finite: the gate cannot judge it\n", m->name);
+	return true;
+}
+
+/* Boots of @r the gate should judge but the reader left out: named; how many. */
+static int boots_left_out(const struct run_data *r)
+{
+	if (r->nr_damaged)
+		fprintf(stderr, "bootprobe compare: %s: %d boot%s left out: the gate cannot judge "
+			"the run\n", r->dir, r->nr_damaged, r->nr_damaged == 1 ? "" : "s");
+	return r->nr_damaged;
 }
 
 /* A shared mode whose boot time has no ok boot on a side: named; true if so. */
@@ -132,7 +166,9 @@ static int compare_runs(struct run_data *a, struct run_data *b, double fail_pct,
 	for (int s = 0; s < shared; s++) {
 		struct mode_stats *ma = &a->modes[idx[s]], *mb = run_data__mode(b, ma->name);
 
-		unjudged += mode_unjudgeable(ma, mb, a, b);
+		unjudged += mode_unjudgeable(ma, mb, a, b) ||
+			    (gate && ma->n[M_BOOT] && mb->n[M_BOOT] &&
+			     comparison_unjudgeable(ma, &all[s * NR_COMPARE]));
 		for (int k = 0; k < NR_COMPARE; k++) {
 			const struct comparison *c = &all[s * NR_COMPARE + k];
 			enum metric m = compare_metrics[k];
@@ -141,15 +177,22 @@ static int compare_runs(struct run_data *a, struct run_data *b, double fail_pct,
 
 			slower = m == M_BOOT && gate && c->pct > fail_pct && c->diff_lo > 0;
 			regression |= slower;
-			if (isfinite(c->mdd) || isnan(c->mdd))
+			if (isfinite(c->mdd))
 				snprintf(mdd, sizeof(mdd), "%.3f", c->mdd);
-			if (json)
+			else if (isnan(c->mdd))
+				snprintf(mdd, sizeof(mdd), "-");
+			if (json) {
 				json_object_array_add(arr, comparison_row(ma, m, c, slower));
-			else
-				printf("%-14s %-16s %10.3f %10.3f %+10.3f %10.3f .. %-8.3f %+7.1f%% %8.3g "
-				       "%8.3g %8s%s\n", ma->name, metric_names[m], c->median_a,
-				       c->median_b, c->diff, c->diff_lo, c->diff_hi, c->pct, c->mw.p,
-				       c->p_holm, mdd, slower ? "  SLOWER" : "");
+			} else {
+				char n[8][32];
+
+				printf("%-14s %-16s %10s %10s %10s %10s .. %-8s %7s%% %8s %8s %8s%s\n",
+				       ma->name, metric_names[m], num(n[0], "%.3f", c->median_a),
+				       num(n[1], "%.3f", c->median_b), num(n[2], "%+.3f", c->diff),
+				       num(n[3], "%.3f", c->diff_lo), num(n[4], "%.3f", c->diff_hi),
+				       num(n[5], "%+.1f", c->pct), num(n[6], "%.3g", c->mw.p),
+				       num(n[7], "%.3g", c->p_holm), mdd, slower ? "  SLOWER" : "");
+			}
 		}
 	}
 	if (!json && shared)
@@ -159,6 +202,9 @@ static int compare_runs(struct run_data *a, struct run_data *b, double fail_pct,
 	free(all);
 	free(idx);
 	one_sided = modes_missing(a, b, "A") + modes_missing(b, a, "B");
+	/* A gate judges every boot it was given: one left out is no pass. */
+	if (gate)
+		unjudged += boots_left_out(a) + boots_left_out(b);
 	if (json) {
 		json_object *o = json_object_new_object();
 

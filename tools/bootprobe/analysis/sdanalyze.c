@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "sdanalyze.h"
+#include "ranges.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -30,6 +31,9 @@ static bool span_token(const char *s, double *out, const char **end)
 		size_t n = strlen(units[i].name);
 
 		if (!strncmp(num_end, units[i].name, n) && !isalpha((unsigned char)num_end[n])) {
+			/* "1e999s" or "nan" is no time: the token is refused. */
+			if (!field_range__ok(FR_SD_TIMESPAN, v * units[i].s))
+				return false;
 			*out = v * units[i].s;
 			*end = num_end + n;
 			return true;
@@ -47,6 +51,8 @@ bool sd_timespan__parse(const char *s, double *out, const char **end)
 	while (*p == ' ')
 		p++;
 	while (span_token(p, &v, &e)) {
+		if (!field_range__ok(FR_SD_TIMESPAN, sum + v))
+			return false;
 		sum += v;
 		any = true;
 		p = e;

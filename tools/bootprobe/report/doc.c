@@ -10,6 +10,7 @@
 #include "doc_writer.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,12 +135,42 @@ void doc__details(struct doc *d)
 	doc__begin(d, DOC_DETAILS, 0);
 }
 
+/* Whether @c may stand beside a word of printf's: a letter, digit, '_' or '.'. */
+static bool word_byte(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '.';
+}
+
+/*
+ * The program's own words with a number printf wrote as nan or inf (a
+ * median of nothing, a ratio over zero): each such number, its sign too,
+ * becomes "-", as fmt() shows no number.  No report prints inf or nan.
+ */
+static void no_nonfinite(char *s)
+{
+	for (char *p = s; *p; p++) {
+		char *w = p + (*p == '-' || *p == '+');
+		size_t n;
+
+		if ((strncmp(w, "nan", 3) && strncmp(w, "inf", 3)) || (p > s && word_byte(p[-1])))
+			continue;
+		n = w - p + 3;
+		if (word_byte(p[n]) && strncmp(p + n, "inity", 5))
+			continue;
+		if (!strncmp(p + n, "inity", 5))
+			n += 5;
+		*p = '-';
+		memmove(p + 1, p + n, strlen(p + n) + 1);
+	}
+}
+
 static char *vformat(const char *fmt, va_list ap)
 {
 	char *s;
 
 	if (vasprintf(&s, fmt, ap) < 0)
 		abort();
+	no_nonfinite(s);
 	return s;
 }
 

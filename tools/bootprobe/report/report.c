@@ -26,9 +26,10 @@
 
 #define WHO "bootprobe report"
 
+/* A number, or "-" for none: an infinite one is none either (no output prints inf). */
 static void fmt(char *buf, size_t len, double v)
 {
-	if (isnan(v))
+	if (!isfinite(v))
 		snprintf(buf, len, "-");
 	else
 		snprintf(buf, len, "%.3f", v);
@@ -89,7 +90,7 @@ static void hl_row__fill(struct hl_row *row, const struct mode_stats *m)
 	snprintf(row->cell[HL_MODE], len, "%s", m->name);
 	snprintf(row->cell[HL_OK], len, "%d/%d", m->ok, m->boots);
 	fmt(row->cell[HL_BOOT], len, boot->median);
-	if (boot->n)
+	if (boot->n && isfinite(boot->ci_lo) && isfinite(boot->ci_hi))
 		snprintf(row->cell[HL_CI], len, "%.3f .. %.3f", boot->ci_lo, boot->ci_hi);
 	else
 		snprintf(row->cell[HL_CI], len, "-");
@@ -118,7 +119,7 @@ static void csv_row(FILE *f, const char *mode, const char *metric, const struct 
 	const double v[] = { s->median, s->q1, s->q3, s->iqr, s->min, s->max, s->ci_lo, s->ci_hi };
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-		isnan(v[i]) ? fprintf(f, ",") : fprintf(f, ",%.6g", v[i]);
+		!isfinite(v[i]) ? fprintf(f, ",") : fprintf(f, ",%.6g", v[i]);
 	fprintf(f, "\n");
 }
 
