@@ -4,8 +4,10 @@
  * script per chart, then runs gnuplot on each script, which renders an SVG
  * (inlined in report.html) and a PNG.  Each chart is drawn in a new
  * folder of its own under DIR/charts/ (nothing planted can be in it), and
- * its files are renamed into DIR/charts/ from there; a chart that fails
- * leaves no picture, not even one that came with the folder.
+ * its files are renamed into DIR/charts/ from there.  Which charts this
+ * call drew is said to the caller: only those are shown.  A chart that
+ * fails leaves what stood in charts/ as it was (a full disk loses no
+ * earlier picture) but is never shown, whatever came with the folder.
  */
 #define _GNU_SOURCE
 #include "charts.h"
@@ -499,17 +501,6 @@ static int chart_folder(int cfd, char *name, size_t len)
 	return -1;
 }
 
-/* The pictures of the chart @name that came with the folder, gone before it is drawn. */
-static void chart_forget(int cfd, const char *name)
-{
-	for (int i = 0; i < NR_PICTURES; i++) {
-		char *path = xasprintf("%s.%s", name, picture_exts[i]);
-
-		unlinkat(cfd, path, 0);
-		free(path);
-	}
-}
-
 /* One chart: its files drawn in a folder of its own, then moved to @cfd.  Whether drawn. */
 static bool chart_draw(struct run_data *r, int cfd, const char *charts, int logfd, int i)
 {
@@ -521,7 +512,6 @@ static bool chart_draw(struct run_data *r, int cfd, const char *charts, int logf
 	int pfd;
 	bool ok;
 
-	chart_forget(cfd, chart_names[i]);
 	pfd = chart_folder(cfd, pname, sizeof(pname));
 	if (pfd < 0) {
 		fprintf(stderr, WHO ": %s: a folder to draw %s in: %s\n", charts, chart_names[i],

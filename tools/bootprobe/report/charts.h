@@ -13,7 +13,8 @@ extern const char *const chart_titles[];
  * Write data files and scripts into charts/ of the folder open at @outfd
  * (@out its path), run gnuplot; 0 or -1 with a message on stderr.  Bit i
  * of *@drawn says chart_names[i] was drawn by this call: only those are
- * shown (a picture that came with the folder is deleted first).
+ * shown (a picture that came with the folder, or an earlier report's, is
+ * left as it stands, never inlined).
  */
 int charts__write(struct run_data *r, int outfd, const char *out, unsigned *drawn);
 
