@@ -177,9 +177,21 @@ check "a FIFO is not copied, named" grep -q "async-001/fifo.txt: not a regular f
 check "a folder inside a boot is not copied, named" grep -q "async-001/sub: not a regular file" "$tmp/err"
 check "the rest of those boots is copied" test -s "$tmp/hostile/boots/async-001/boot.json"
 check "a boot folder that is a link is not followed, the boot named" \
-	grep -q "boots/sync-003: not a folder; boot sync-003 not merged" "$tmp/err"
+	grep -q "boots/sync-003: a symbolic link (not followed); boot sync-003 not merged" "$tmp/err"
 check "  and is not in the merged manifest" \
 	test "$(jq '[.boots[].boot] | index("sync-003")' "$tmp/hostile/manifest.json")" = null
+
+# A part whose boots/ is a link: no boot is read through it (docs/security.md).
+rm -rf "$(P 2 3)"
+part 2 3 beta
+mv "$(P 2 3)/boots" "$tmp/boots-elsewhere"
+ln -s "$tmp/boots-elsewhere" "$(P 2 3)/boots"
+timeout 20 "$BP" merge --out "$tmp/linked-boots" "$(P 1 3)" "$(P 2 3)" "$(P 3 3)" 2>"$tmp/err"
+rc=$?
+check "a part whose boots/ is a link merges none of its boots, exit 1 (got $rc)" \
+	bash -c '[ "$1" -eq 1 ] && [ ! -e "$2/boots/sync-002" ]' _ "$rc" "$tmp/linked-boots"
+check "  and names the link" \
+	grep -q "shard-2-of-3/boots/sync-002: a symbolic link (not followed); boot sync-002 not merged" "$tmp/err"
 check "a boot whose boot.json says another mode is not merged, named" grep -q \
 	"async-003: boot.json: its boot.json names another boot or mode; boot async-003 not merged" \
 	"$tmp/err"
