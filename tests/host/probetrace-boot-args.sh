@@ -23,9 +23,11 @@ pahole_off() {
 			for (j = i; j <= NF; j++) if ($j == "/*") { print $(j + 1); exit } } }'
 }
 
-# arg ARGS EVENT FIELD: the fetch of FIELD= in the kprobe EVENT.
+# arg ARGS EVENT FIELD [TYPE]: the fetch of FIELD= (of TYPE, default
+# string) in the kprobe EVENT.
 arg() {
-	tr ';' '\n' <"$1" | grep "bootprobe/$2," | tr ',' '\n' | sed -n "s/^$3=\(.*\):string\$/\1/p"
+	tr ';' '\n' <"$1" | grep "bootprobe/$2," | tr ',' '\n' |
+		sed -n "s/^$3=\(.*\):${4:-string}\$/\1/p"
 }
 
 kernels=()
@@ -57,6 +59,9 @@ for k in "${kernels[@]}"; do
 		test "$(arg "$out" disk_add drv0)" = "+0(+0(+$dev_driver(%di)))"
 	check "$k: the grandparent through device.parent +$dev_parent" \
 		test "$(arg "$out" disk_add drv1)" = "+0(+0(+$dev_driver(+$dev_parent(%di))))"
+	check "$k: the pointers that say which strings are real, as numbers" \
+		test "$(arg "$out" disk_add drvp0 x64) $(arg "$out" disk_add up x64) $(arg "$out" disk_add drvp1 x64)" = \
+			"+$dev_driver(%di) +$dev_parent(%di) +$dev_driver(+$dev_parent(%di))"
 	if [ -n "$nd_name" ]; then
 		check "$k: the interface's name at net_device.name +$nd_name" \
 			test "$(arg "$out" netdev_add name)" = "+$nd_name(%di)"

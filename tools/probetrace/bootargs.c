@@ -294,11 +294,17 @@ static int plain_events(struct bootargs *ba, FILE *out)
 	return 0;
 }
 
-/* device_add_disk(): the disk, its parent and grandparent with drivers. */
+/*
+ * device_add_disk(): the disk, its parent and grandparent with drivers.
+ * A string fetch that faults on a NULL pointer on the way (a parent bound
+ * to no driver) shows the next string's bytes on 6.12 and 7.x, not
+ * "(fault)": the pointers themselves (drvp0, up, drvp1, read as numbers,
+ * which a fault cannot shift) tell the reader which strings are real.
+ */
 static int disk_events(struct bootargs *ba, FILE *out)
 {
 	char name[EXPR_MAX], dev0[EXPR_MAX], drv0[EXPR_MAX], up[EXPR_MAX];
-	char dev1[EXPR_MAX], drv1[EXPR_MAX];
+	char dev1[EXPR_MAX], drv1[EXPR_MAX], drvp0[EXPR_MAX], drvp1[EXPR_MAX];
 	const char *preg, *dreg;
 	int err;
 
@@ -310,14 +316,17 @@ static int disk_events(struct bootargs *ba, FILE *out)
 	      arg_reg(ba, "device_add_disk", "gendisk", &dreg) ?:
 	      fetch(ba, dreg, "gendisk", "disk_name", false, name) ?:
 	      dev_name(ba, preg, dev0) ?: dev_driver_name(ba, preg, drv0) ?:
+	      fetch(ba, preg, "device", "driver", true, drvp0) ?:
 	      fetch(ba, preg, "device", "parent", true, up) ?:
+	      fetch(ba, up, "device", "driver", true, drvp1) ?:
 	      dev_name(ba, up, dev1) ?: dev_driver_name(ba, up, drv1);
 	if (err)
 		return err;
 	fprintf(out, "p:bootprobe/disk_add,device_add_disk,name=%s:string,"
+		"drvp0=%s:x64,up=%s:x64,drvp1=%s:x64,"
 		"dev0=%s:string,drv0=%s:string,dev1=%s:string,drv1=%s:string;"
 		"r64:bootprobe/disk_added,device_add_disk,ret=$retval:s32;",
-		name, dev0, drv0, dev1, drv1);
+		name, drvp0, up, drvp1, dev0, drv0, dev1, drv1);
 	return 0;
 }
 

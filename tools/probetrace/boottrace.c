@@ -106,9 +106,26 @@ static bool fetched(const char *rest, const char *key, char *buf, size_t len)
 }
 
 /*
+ * A pointer the kprobe read as a number: false when it is "0x0" (NULL).
+ * Absent (arguments older than the field): true, the string decides.
+ */
+static bool pointer_set(const char *rest, const char *key)
+{
+	char buf[24];
+
+	if (!strstr(rest, key))
+		return true;
+	field(rest, key, buf, sizeof(buf));
+	return buf[0] && strtoull(buf, NULL, 0) != 0;
+}
+
+/*
  * The device whose probe made a disk or interface: a disk's parent or
  * grandparent bound to a driver (read at entry), an interface's the probe
- * running on its thread.
+ * running on its thread.  A driver's name counts only if its pointer was
+ * set: on 6.12 and 7.x a string fetch through a NULL pointer shows the
+ * next string's bytes instead of "(fault)" (nvme0n1's parent nvme0, bound
+ * to no driver, gave its grandparent's name as its driver).
  */
 static void devnode_bound(const struct boottrace *bt, struct boottrace_span *p,
 			  const char *rest)
@@ -116,10 +133,14 @@ static void devnode_bound(const struct boottrace *bt, struct boottrace_span *p,
 	const struct boottrace_span *probe;
 
 	if (p->kind == BT_DISK) {
-		if (fetched(rest, "drv0=", p->driver, sizeof(p->driver)))
+		if (pointer_set(rest, " drvp0=") &&
+		    fetched(rest, "drv0=", p->driver, sizeof(p->driver)))
 			fetched(rest, "dev0=", p->device, sizeof(p->device));
-		else if (fetched(rest, "drv1=", p->driver, sizeof(p->driver)))
+		else if (pointer_set(rest, " up=") && pointer_set(rest, " drvp1=") &&
+			 fetched(rest, "drv1=", p->driver, sizeof(p->driver)))
 			fetched(rest, "dev1=", p->device, sizeof(p->device));
+		else
+			p->driver[0] = '\0';
 		return;
 	}
 	probe = span_of(bt->pending, bt->npending - 1, BT_PROBE, p->pid);
