@@ -4,6 +4,7 @@
 #   make bench      the default benchmark (the 2014 story, time-scaled), report in results/latest
 #   make bench-real the real drivers: mptsas (SAS1068) and virtio-scsi, sync vs async_probe=1
 #   make bench-debian Debian's stock kernel, initramfs and systemd: sync vs async probing
+#   make bench-kernels Debian 12's 6.1, Debian 13's 6.12 and 7.x on one machine, compared
 #   make debian-image the Debian guest images, one per release (cached outside the repo)
 #   make check      every test: unit, patch style, guest boots, fleet (Slurm, GNU parallel);
 #                   ends "N passed, N failed"
@@ -46,7 +47,8 @@ endif
 DEPS_STAMP := $(BUILD)/.deps-ok
 
 .PHONY: FORCE all deps kernel guest debian-image check check-unit check-sanitize check-patches \
-	check-style check-fleet host-tools clean bench bench-2014 bench-real bench-debian help
+	check-style check-fleet host-tools clean bench bench-2014 bench-real bench-debian \
+	bench-kernels help
 .DEFAULT_GOAL := all
 
 # The in-guest collector (CO-RE BPF, libbpf skeleton, static binary): included
@@ -235,6 +237,11 @@ bench-2014: all
 
 bench-debian: all
 	$(Q)bench/run.sh bench/scenarios/debian.conf
+
+# The same q35 machine with Debian 12's 6.1, Debian 13's 6.12 and the
+# trixie-backports 7.x: which drivers got slower with the new kernel.
+bench-kernels: all
+	$(Q)bench/run.sh bench/scenarios/kernels.conf
 
 bench-real: all
 	$(Q)bench/run.sh bench/scenarios/mptsas.conf

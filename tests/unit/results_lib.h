@@ -124,8 +124,10 @@ static void write_run(const char *results, const char *shard)
 	run.dir = xasprintf("%s/%s", results, run.folder);
 	run.accel = "tcg";
 	run.qemu_version = xstrdup("QEMU emulator version 7.2.22");
-	run.build_hash = xstrdup("8d1f303c76b92667");
-	run.guest_args = xstrdup("bootprobe.monitor=1");
+	run.nr_images = 1;
+	run.images[0].name = "lab";
+	run.images[0].build_hash = xstrdup("8d1f303c76b92667");
+	run.images[0].guest_args = xstrdup("bootprobe.monitor=1");
 	snprintf(run.started_at, sizeof(run.started_at), "2026-12-05T01:00:00Z");
 	snprintf(run.ended_at, sizeof(run.ended_at), "2026-12-05T01:30:00Z");
 	for (int i = 0; i < run.nr_boots; i++) {

@@ -104,7 +104,7 @@ static void full_manifest(struct manifest *m, struct manifest_mode *mode,
 		.name = "sync", .kernel_args = "", .udev_event_timeout_s = 3,
 		.udev_conf_event_timeout_s = 4, .rules_event_timeout_s = 5,
 		.udev_timeout_signal = "SIGTERM", .kill_policy = "grace", .grace_ms = 300,
-		.devices = 1,
+		.devices = 1, .image = "debian-13",
 	};
 	m->modes = mode;
 	m->nr_modes = 1;

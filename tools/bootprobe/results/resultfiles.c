@@ -374,6 +374,7 @@ static struct json_object *modes__json(const struct manifest *m)
 		put_str(o, "kill_policy", mm->kill_policy);
 		put_long(o, "grace_ms", mm->grace_ms);
 		put_long(o, "devices", mm->devices);
+		put_str(o, "image", mm->image);
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -548,6 +549,7 @@ static void modes__read(struct manifest *m, struct json_object *o)
 		mm->kill_policy = get_str(v[i], "kill_policy");
 		mm->grace_ms = get_long(v[i], "grace_ms");
 		mm->devices = get_long(v[i], "devices");
+		mm->image = get_str(v[i], "image");
 	}
 	free(v);
 }

@@ -111,6 +111,7 @@ struct manifest_mode {
 	const char *udev_timeout_signal, *kill_policy;
 	long grace_ms;			/* kill policy grace only; else -1 */
 	long devices;			/* -1 unknown */
+	const char *image;		/* a Debian image of its own (a mode's image =) */
 };
 
 /* A finished boot the run holds. */

@@ -99,8 +99,8 @@ int results__write_boot(const struct run *run, const struct boot *b,
 	f.host = host_name();
 	f.kernel_cmdline = kernel_args;
 	boot_file__settings(&f, &s, guest_cmdline);
-	if (run->image_info)
-		boot_file__image(&f, run->image_info, &pkg_name);
+	if (run->images[run->mode_image[b->mode]].info)
+		boot_file__image(&f, run->images[run->mode_image[b->mode]].info, &pkg_name);
 	f.qemu_cmdline = qemu_cmdline;
 	f.devices = mode__devices(&run->opts->sc, m);
 	path = xasprintf("%s/boot.json", b->dir);
@@ -155,6 +155,7 @@ static struct manifest_mode *modes__manifest(const struct run *run, struct strv 
 		if (m->kill_policy && !strcmp(m->kill_policy, "grace"))
 			mm->grace_ms = lround(m->grace_ms * sc->time_scale);
 		mm->devices = mode__devices(sc, m);
+		mm->image = m->image_name;
 	}
 	return v;
 }
@@ -221,7 +222,7 @@ static void setup__manifest(struct manifest *man, const struct run *run, struct 
 	man->image = opts->sc.image_name;
 	man->root_image = opts->root_image;
 	man->root_writable = opts->root_writable;
-	man->image_info = run->image_info;
+	man->image_info = run->images[0].info;
 	man->baseline = opts->sc.baseline;
 	man->has_host = true;
 	host_info__here(&man->host, u);
@@ -231,8 +232,8 @@ static void setup__manifest(struct manifest *man, const struct run *run, struct 
 	man->accel_reason = run->accel_reason;
 	man->kernel = opts->kernel;
 	man->initrd = opts->initrd;
-	man->kernel_build_hash = run->build_hash;
-	man->guest_args = run->guest_args;
+	man->kernel_build_hash = run->images[0].build_hash;
+	man->guest_args = run->images[0].guest_args;
 }
 
 int results__write_manifest(const struct run *run)

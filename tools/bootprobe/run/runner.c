@@ -47,7 +47,10 @@ static void plan__print_boot(const struct scenario *sc, const struct boot *b, FI
 	const struct mode *m = &sc->modes[b->mode];
 	char *args = mode__kernel_args(sc, m, b->index);
 
-	if (sc->image == IMAGE_DEBIAN)
+	if (sc->image == IMAGE_DEBIAN && m->image_name)
+		fprintf(out, "%s: image %s; %s\n", b->name, m->image_name,
+			*args ? args : "(no mode arguments)");
+	else if (sc->image == IMAGE_DEBIAN)
 		fprintf(out, "%s: %s\n", b->name, *args ? args : "(no mode arguments)");
 	else
 		fprintf(out, "%s: %ld edu devices; %s\n", b->name, mode__devices(sc, m), args);
@@ -147,9 +150,16 @@ void run__free(struct run *run)
 	free(run->dir);
 	free(run->folder);
 	free(run->qemu_version);
-	free(run->build_hash);
-	free(run->guest_args);
-	json_object_put(run->image_info);
+	for (int i = 0; i < run->nr_images; i++) {
+		struct run_image *im = &run->images[i];
+
+		free(im->kernel);
+		free(im->initrd);
+		free(im->root_image);
+		free(im->build_hash);
+		free(im->guest_args);
+		json_object_put(im->info);
+	}
 	memset(run, 0, sizeof(*run));
 }
 
@@ -205,10 +215,18 @@ static int run__choose_accel(struct run *run)
 	return 0;
 }
 
-/* A boot's kernel arguments after the fixed ones: the initramfs's boot-args, then the mode's. */
-static char *run__kernel_args(const struct run *run, const char *mode_args)
+/* The image boot @b boots. */
+static const struct run_image *run__image(const struct run *run, const struct boot *b)
 {
-	return *run->guest_args ? xasprintf("%s %s", run->guest_args, mode_args) : xstrdup(mode_args);
+	return &run->images[run->mode_image[b->mode]];
+}
+
+/* A boot's kernel arguments after the fixed ones: its initramfs's boot-args, then the mode's. */
+static char *run__kernel_args(const struct run *run, const struct boot *b, const char *mode_args)
+{
+	const char *guest = run__image(run, b)->guest_args;
+
+	return *guest ? xasprintf("%s %s", guest, mode_args) : xstrdup(mode_args);
 }
 
 /*
@@ -221,34 +239,42 @@ static char *run__kernel_args(const struct run *run, const char *mode_args)
 static int run__check_cmdlines(const struct run *run)
 {
 	const struct run_opts *opts = run->opts;
-	char *path = sibling_path(opts->initrd, "boot-args"), why[256];
+	char why[256];
 	int err = 0;
 
-	if (kernel_args__check(run->guest_args, why, sizeof(why))) {
-		fprintf(stderr, "bootprobe: %s: %s\n", path, why);
-		err = -EINVAL;
+	for (int i = 0; i < run->nr_images && !err; i++) {
+		char *path = sibling_path(run->images[i].initrd, "boot-args");
+
+		if (kernel_args__check(run->images[i].guest_args, why, sizeof(why))) {
+			fprintf(stderr, "bootprobe: %s: %s\n", path, why);
+			err = -EINVAL;
+		}
+		free(path);
 	}
 	for (int i = 0; i < run->nr_boots && !err; i++) {
 		const struct boot *b = &run->boots[i];
+		const struct run_image *im = run__image(run, b);
 		char *mode_args = mode__kernel_args(&opts->sc, &opts->sc.modes[b->mode], b->index);
-		char *args = run__kernel_args(run, mode_args);
-		struct qemu_config cfg = { .root_image = opts->root_image, .kernel_args = args };
+		char *args = run__kernel_args(run, b, mode_args);
+		struct qemu_config cfg = { .root_image = im->root_image, .kernel_args = args };
 		char *line = qemu__kernel_cmdline(&cfg);
 		size_t len = strlen(line);
 
 		if (kernel_cmdline__over(len)) {
+			char *path = sibling_path(im->initrd, "boot-args");
+
 			fprintf(stderr, "bootprobe: boot %s: kernel command line is %zu bytes, %zu over "
 				KERNEL_CMDLINE_LIMIT ": %zu fixed, %zu of %s, %zu of the scenario and "
 				"mode\n", b->name, len, kernel_cmdline__over(len),
-				strlen(kernel_fixed_args(opts->root_image != NULL)),
-				strlen(run->guest_args), path, strlen(mode_args));
+				strlen(kernel_fixed_args(im->root_image != NULL)),
+				strlen(im->guest_args), path, strlen(mode_args));
+			free(path);
 			err = -E2BIG;
 		}
 		free(line);
 		free(args);
 		free(mode_args);
 	}
-	free(path);
 	return err;
 }
 
@@ -256,11 +282,12 @@ static int boot__start(struct run *run, struct boot *b)
 {
 	const struct run_opts *opts = run->opts;
 	const struct mode *m = &opts->sc.modes[b->mode];
+	const struct run_image *im = run__image(run, b);
 	char *mode_args = mode__kernel_args(&opts->sc, m, b->index);
-	char *args = run__kernel_args(run, mode_args);
+	char *args = run__kernel_args(run, b, mode_args);
 	struct qemu_config cfg = {
-		.qemu = opts->qemu, .kernel = opts->kernel, .initrd = opts->initrd,
-		.root_image = opts->root_image, .root_writable = opts->root_writable,
+		.qemu = opts->qemu, .kernel = im->kernel, .initrd = im->initrd,
+		.root_image = im->root_image, .root_writable = opts->root_writable,
 		.accel = run->accel, .memory_mb = opts->memory_mb,
 		.devices = mode__devices(&opts->sc, m), .kernel_args = args,
 		.controller = opts->sc.controller, .disks = opts->sc.disks,
@@ -386,8 +413,9 @@ static void boot__finish(struct run *run, struct boot *b, int status)
 	char *console = read_file(console_path, NULL);
 	char *cmdline = read_file(cmdfile, NULL);
 	char *args = mode__kernel_args(&opts->sc, m, b->index);
-	char *guest_args = run__kernel_args(run, args);
-	struct qemu_config cfg = { .root_image = opts->root_image, .kernel_args = guest_args };
+	char *guest_args = run__kernel_args(run, b, args);
+	struct qemu_config cfg = { .root_image = run__image(run, b)->root_image,
+				   .kernel_args = guest_args };
 	char *guest_cmdline = qemu__kernel_cmdline(&cfg);
 
 	b->wall_s = (mono_ns() - b->start_ns) / 1e9;
@@ -553,20 +581,75 @@ static int run__loop(struct run *run, int sfd)
 	return err;
 }
 
-/* The Debian image's exact versions, published next to its kernel. */
-static int run__load_image_info(struct run *run)
+/* A Debian image's exact versions, published next to its kernel. */
+static int run_image__load_info(struct run_image *im)
 {
-	char *path = sibling_path(run->opts->kernel, "image.json");
+	char *path = sibling_path(im->kernel, "image.json");
 	const char *why = "no kernel_release";
 
-	run->image_info = jread(path, &why);
-	if (!run->image_info || !*jstr(run->image_info, "kernel_release")) {
+	im->info = jread(path, &why);
+	if (!im->info || !*jstr(im->info, "kernel_release")) {
 		fprintf(stderr, "bootprobe: %s: %s (make debian-image)\n", path, why);
 		free(path);
 		return -1;
 	}
 	free(path);
 	return 0;
+}
+
+/*
+ * Image @name's files and what the build published beside them: the
+ * scenario's from the run's options (which --kernel and the others may
+ * have set), a mode's own from its build folder.
+ */
+static int run__add_image(struct run *run, const char *name)
+{
+	const struct run_opts *opts = run->opts;
+	struct run_image *im = &run->images[run->nr_images++];
+	const char *dir = guest_image__find(name)->dir;
+
+	im->name = name;
+	if (run->nr_images == 1) {
+		im->kernel = xstrdup(opts->kernel);
+		im->initrd = xstrdup(opts->initrd);
+		im->root_image = opts->root_image ? xstrdup(opts->root_image) : NULL;
+	} else {
+		im->kernel = xasprintf("%s/vmlinuz", dir);
+		im->initrd = xasprintf("%s/initrd.img", dir);
+		im->root_image = xasprintf("%s/root.img", dir);
+		if (!path_exists(im->kernel) || !path_exists(im->root_image)) {
+			fprintf(stderr, "bootprobe: image %s: %s or %s missing (make debian-image)\n",
+				name, im->kernel, im->root_image);
+			return -ENOENT;
+		}
+	}
+	/* Published next to the bzImage and the initramfs by the build. */
+	im->build_hash = read_sibling_line(im->kernel, "build-hash");
+	im->guest_args = read_sibling_line(im->initrd, "boot-args");
+	if (!im->guest_args)
+		im->guest_args = xstrdup("");
+	if (im->root_image && run_image__load_info(im))
+		return -ENOENT;
+	return 0;
+}
+
+/* The scenario's image first, then each other one a mode boots. */
+static int run__load_images(struct run *run)
+{
+	const struct scenario *sc = &run->opts->sc;
+	int err = run__add_image(run, sc->image_name);
+
+	for (int i = 0; i < sc->nr_modes && !err; i++) {
+		const char *name = mode__image(sc, &sc->modes[i]);
+		int j = 0;
+
+		while (j < run->nr_images && strcmp(run->images[j].name, name))
+			j++;
+		if (j == run->nr_images)
+			err = run__add_image(run, name);
+		run->mode_image[i] = j;
+	}
+	return err;
 }
 
 int run__execute(struct run *run)
@@ -576,13 +659,9 @@ int run__execute(struct run *run)
 
 	now_iso8601(run->started_at, sizeof(run->started_at));
 	run->start_ns = mono_ns();
-	/* Published next to the bzImage and the initramfs by the build. */
-	run->build_hash = read_sibling_line(run->opts->kernel, "build-hash");
-	run->guest_args = read_sibling_line(run->opts->initrd, "boot-args");
-	if (run->opts->root_image && run__load_image_info(run))
-		return -ENOENT;
-	if (!run->guest_args)
-		run->guest_args = xstrdup("");
+	err = run__load_images(run);
+	if (err)
+		return err;
 	err = run__check_cmdlines(run);
 	if (err)
 		return err;

@@ -62,6 +62,18 @@ struct boot {
 	bool finished;
 };
 
+/*
+ * An image the run boots: the scenario's (images[0], from the run's
+ * options), and each other one a mode chooses (image = in its section).
+ */
+struct run_image {
+	const char *name;
+	char *kernel, *initrd, *root_image;
+	char *build_hash;
+	char *guest_args;	/* from boot-args next to the initrd, or "" */
+	struct json_object *info;	/* a Debian image: image.json, exact versions */
+};
+
 struct run {
 	const struct run_opts *opts;
 	char *id;
@@ -70,9 +82,9 @@ struct run {
 	const char *accel;
 	char accel_reason[256];
 	char *qemu_version;
-	char *build_hash;
-	char *guest_args;	/* from boot-args next to the initrd, or "" */
-	struct json_object *image_info;	/* image = debian: image.json, exact versions */
+	struct run_image images[MAX_MODES];
+	int nr_images;
+	int mode_image[MAX_MODES];	/* a mode's index in images */
 	char started_at[32];
 	char ended_at[32];
 	uint64_t start_ns;

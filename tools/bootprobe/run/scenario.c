@@ -54,6 +54,11 @@ const struct guest_image_info *guest_image__find(const char *name)
 	return NULL;
 }
 
+const char *mode__image(const struct scenario *sc, const struct mode *m)
+{
+	return m->image_name ? m->image_name : sc->image_name;
+}
+
 const char *guest_image__names(void)
 {
 	return "lab, debian (= debian-12), debian-13, debian-13-bpo, debian-sid";
@@ -348,6 +353,16 @@ static int mode__set(struct mode *m, const char *key, const char *val, int line,
 		m->timeout_signal = xstrdup(val);
 	} else if (!strcmp(key, "kill_policy")) {
 		return set_kill_policy(m, val, err, errlen);
+	} else if (!strcmp(key, "image")) {
+		const struct guest_image_info *gi = guest_image__find(val);
+
+		if (!gi || gi->kind != IMAGE_DEBIAN) {
+			seterr(err, errlen, "image '%s' in a mode: want a Debian image (%s); "
+			       "the lab's is a scenario's alone", val, guest_image__names());
+			return -1;
+		}
+		m->image_name = gi->name;
+		m->line_image = line;
 	} else if (!strcmp(key, "devices")) {
 		m->line_devices = line;
 		if (!parse_long(val, 0, MAX_DEVICES, &m->devices)) {
@@ -357,7 +372,7 @@ static int mode__set(struct mode *m, const char *key, const char *val, int line,
 	} else {
 		seterr(err, errlen, "unknown key '%s' in a mode section (cmdline, probing, "
 		       "event_timeout, udev_conf_event_timeout, rules_event_timeout, "
-		       "timeout_signal, kill_policy, devices)", key);
+		       "timeout_signal, kill_policy, devices, image)", key);
 		return -1;
 	}
 	return 0;
@@ -913,6 +928,13 @@ static int validate_mode(const struct scenario *sc, const struct mode *m, char *
  */
 static int validate_image(const struct scenario *sc, char *err, int errlen)
 {
+	for (int i = 0; i < sc->nr_modes && sc->image != IMAGE_DEBIAN; i++)
+		if (sc->modes[i].image_name)
+			return verr(sc, sc->modes[i].line_image, err, errlen, "mode '%s': image "
+				    "%s, but the scenario's image is %s: a mode may choose "
+				    "another Debian image only in a Debian scenario (one "
+				    "machine for all)", sc->modes[i].name,
+				    sc->modes[i].image_name, sc->image_name);
 	if (sc->image != IMAGE_DEBIAN)
 		return 0;
 	if (sc->controller)

@@ -45,6 +45,8 @@ struct mode {
 	char *kill_policy;	/* killable, unkillable, grace; NULL = kernel default */
 	long grace_ms;		/* for grace, before scaling */
 	long devices;		/* edu devices, -1 = the scenario's */
+	const char *image_name;	/* a Debian image of its own, NULL = the scenario's */
+	int line_image;
 	int line;		/* of the section header */
 	int line_devices, line_cmdline;
 	int line_event_timeout;
@@ -97,6 +99,8 @@ struct scenario {
 	int nr_modes;
 };
 
+/* The image @m boots: its own, else the scenario's. */
+const char *mode__image(const struct scenario *sc, const struct mode *m);
 void scenario__init(struct scenario *sc);
 void scenario__free(struct scenario *sc);
 
