@@ -121,6 +121,91 @@ static void push_realistic_devices(const struct qemu_config *cfg, struct strv *a
 		push_dev(argv, plain[i]);
 }
 
+/* The models qemu_devices may name, and how each is attached. */
+enum extra_kind { EXTRA_SCSI, EXTRA_NIC, EXTRA_NVME, EXTRA_BLK, EXTRA_AHCI };
+static const struct {
+	const char *model;
+	enum extra_kind kind;
+} extra_models[] = {
+	{ "megasas", EXTRA_SCSI }, { "megasas-gen2", EXTRA_SCSI }, { "pvscsi", EXTRA_SCSI },
+	{ "mptsas1068", EXTRA_SCSI }, { "lsi53c810", EXTRA_SCSI }, { "am53c974", EXTRA_SCSI },
+	{ "virtio-scsi-pci", EXTRA_SCSI },
+	{ "vmxnet3", EXTRA_NIC }, { "pcnet", EXTRA_NIC }, { "ne2k_pci", EXTRA_NIC },
+	{ "i82559er", EXTRA_NIC }, { "rtl8139", EXTRA_NIC }, { "e1000", EXTRA_NIC },
+	{ "e1000e", EXTRA_NIC }, { "virtio-net-pci", EXTRA_NIC },
+	{ "nvme", EXTRA_NVME }, { "virtio-blk-pci", EXTRA_BLK }, { "ich9-ahci", EXTRA_AHCI },
+};
+
+static int extra_model(const char *model)
+{
+	for (size_t i = 0; i < sizeof(extra_models) / sizeof(extra_models[0]); i++)
+		if (!strcmp(extra_models[i].model, model))
+			return (int)i;
+	return -1;
+}
+
+bool qemu__extra_device_known(const char *model)
+{
+	return extra_model(model) >= 0;
+}
+
+const char *qemu__extra_device_names(void)
+{
+	return "megasas, megasas-gen2, pvscsi, mptsas1068, lsi53c810, am53c974, "
+	       "virtio-scsi-pci, vmxnet3, pcnet, ne2k_pci, i82559er, rtl8139, e1000, "
+	       "e1000e, virtio-net-pci, nvme, virtio-blk-pci, ich9-ahci";
+}
+
+/*
+ * The models a scenario added: a host adapter or controller with one null
+ * disk, a network card on the machine's hub, a disk with its null disk.
+ * Ids are xN, so they never meet the machine's own.
+ */
+static void push_extra_devices(const struct qemu_config *cfg, struct strv *argv)
+{
+	for (int i = 0; i < cfg->nr_extra_devices; i++) {
+		const char *model = cfg->extra_devices[i];
+		int k = extra_model(model);
+		char disk[16];
+
+		if (k < 0)
+			continue;	/* the scenario checked them */
+		snprintf(disk, sizeof(disk), "xdisk%d", i);
+		switch (extra_models[k].kind) {
+		case EXTRA_SCSI:
+			push_null_disk(argv, disk);
+			strv__push(argv, "-device");
+			strv__pushf(argv, "%s,id=x%d", model, i);
+			strv__push(argv, "-device");
+			strv__pushf(argv, "scsi-hd,drive=%s,bus=x%d.0", disk, i);
+			break;
+		case EXTRA_NIC:
+			strv__push(argv, "-netdev");
+			strv__pushf(argv, "hubport,id=xnet%d,hubid=0", i);
+			strv__push(argv, "-device");
+			strv__pushf(argv, "%s,netdev=xnet%d", model, i);
+			break;
+		case EXTRA_NVME:
+			push_null_disk(argv, disk);
+			strv__push(argv, "-device");
+			strv__pushf(argv, "nvme,serial=bootprobex%d,drive=%s", i, disk);
+			break;
+		case EXTRA_BLK:
+			push_null_disk(argv, disk);
+			strv__push(argv, "-device");
+			strv__pushf(argv, "virtio-blk-pci,drive=%s", disk);
+			break;
+		case EXTRA_AHCI:
+			push_null_disk(argv, disk);
+			strv__push(argv, "-device");
+			strv__pushf(argv, "ich9-ahci,id=x%d", i);
+			strv__push(argv, "-device");
+			strv__pushf(argv, "ide-hd,drive=%s,bus=x%d.0", disk, i);
+			break;
+		}
+	}
+}
+
 char *qemu__kernel_cmdline(const struct qemu_config *cfg)
 {
 	return xasprintf("%s%s%s", kernel_fixed_args(cfg->root_image != NULL),
@@ -175,8 +260,10 @@ void qemu__build_argv(const struct qemu_config *cfg, struct strv *argv)
 	}
 	if (cfg->controller)
 		push_storage(cfg, argv);
-	if (cfg->root_image)
+	if (cfg->root_image) {
 		push_realistic_devices(cfg, argv);
+		push_extra_devices(cfg, argv);
+	}
 }
 
 pid_t qemu__spawn(const struct strv *argv, const char *log_path)

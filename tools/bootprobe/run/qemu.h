@@ -48,10 +48,21 @@ struct qemu_config {
 	long devices;			/* edu devices for slowprobe */
 	const char *controller;		/* mptsas1068, virtio-scsi or NULL */
 	long disks;			/* on the controller, each a null-co disk */
+	char *const *extra_devices;	/* a Debian machine's added models (qemu_devices) */
+	int nr_extra_devices;
 	const char *kernel_args;	/* the mode's arguments */
 	const char *console_path;	/* serial console goes here */
 	const char *events_path;	/* the virtio-serial event port goes here */
 };
+
+/*
+ * True if @model is a QEMU device model a scenario may add to the Debian
+ * machine (qemu_devices =): a SCSI host adapter, a network card, a disk
+ * controller, each added with what it needs (a null disk, a hub port).
+ */
+bool qemu__extra_device_known(const char *model);
+/* "megasas, pvscsi, ...": the models, for messages. */
+const char *qemu__extra_device_names(void);
 
 /* The kernel command line QEMU passes (-append): fixed arguments, then the mode's. */
 char *qemu__kernel_cmdline(const struct qemu_config *cfg);

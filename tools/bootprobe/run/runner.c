@@ -72,6 +72,8 @@ static void plan__hash(const struct run *run, char out[17])
 	fprintf(f, "scenario %s: %d modes x %ld boots, time_scale %g, timeout %g, %s, %s %ld\n",
 		sc->name, sc->nr_modes, opts->boots, sc->time_scale, opts->timeout_s,
 		sc->image_name, sc->controller ? sc->controller : "-", sc->disks);
+	for (int i = 0; i < sc->nr_qemu_devices; i++)
+		fprintf(f, "qemu device %s\n", sc->qemu_devices[i]);
 	for (int i = 0; i < run->nr_boots; i++)
 		plan__print_boot(sc, &run->boots[i], f);
 	fclose(f);
@@ -129,6 +131,8 @@ void run__print_plan(const struct run *run, FILE *out)
 		fprintf(out, ", %s with %ld disks", sc->controller, sc->disks);
 	if (sc->image == IMAGE_DEBIAN)
 		fprintf(out, ", image %s (%s, %s)", sc->image_name, opts->kernel, opts->root_image);
+	for (int i = 0; i < sc->nr_qemu_devices; i++)
+		fprintf(out, "%s%s", i ? ", " : ", added QEMU devices: ", sc->qemu_devices[i]);
 	fprintf(out, ", %ld at once (%s)\n", opts->jobs, opts->jobs_from);
 	fprintf(out, "plan %s: %d boots", run->plan_hash, run->nr_planned);
 	if (opts->shard_n)
@@ -291,6 +295,8 @@ static int boot__start(struct run *run, struct boot *b)
 		.accel = run->accel, .memory_mb = opts->memory_mb,
 		.devices = mode__devices(&opts->sc, m), .kernel_args = args,
 		.controller = opts->sc.controller, .disks = opts->sc.disks,
+		.extra_devices = opts->sc.qemu_devices,
+		.nr_extra_devices = opts->sc.nr_qemu_devices,
 	};
 	struct strv argv = { 0 };
 	char *console, *events, *log, *cmdline, *cmdfile, *text;

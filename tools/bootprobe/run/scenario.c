@@ -82,6 +82,8 @@ void scenario__free(struct scenario *sc)
 	free(sc->driver);
 	free(sc->baseline);
 	free(sc->controller);
+	for (int i = 0; i < sc->nr_qemu_devices; i++)
+		free(sc->qemu_devices[i]);
 	memset(sc, 0, sizeof(*sc));
 }
 
@@ -477,6 +479,50 @@ static int set_image(struct scenario *sc, const char *val, int line, char *err, 
 	return 0;
 }
 
+/* "megasas, pvscsi": QEMU models added to a Debian machine, each known. */
+static int set_qemu_devices(struct scenario *sc, const char *val, int line, char *err,
+			    int errlen)
+{
+	char *list = xstrdup(val), *save = NULL, *tok;
+	int n = 0, ret = 0;
+
+	for (tok = strtok_r(list, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+
+		while (*tok == ' ' || *tok == '\t')
+			tok++;
+		end = tok + strlen(tok);
+		while (end > tok && (end[-1] == ' ' || end[-1] == '\t'))
+			*--end = '\0';
+		if (!qemu__extra_device_known(tok)) {
+			seterr(err, errlen, "qemu_devices: '%s' is not a model bootprobe knows how to "
+			       "attach (%s)", tok, qemu__extra_device_names());
+			ret = -1;
+		} else if (n == MAX_QEMU_DEVICES) {
+			seterr(err, errlen, "qemu_devices: more than %d models", MAX_QEMU_DEVICES);
+			ret = -1;
+		} else {
+			n++;
+		}
+	}
+	free(list);
+	if (ret)
+		return ret;
+	if (!n) {
+		seterr(err, errlen, "qemu_devices: empty (want models such as megasas, pvscsi)");
+		return -1;
+	}
+	for (int i = 0; i < sc->nr_qemu_devices; i++)
+		free(sc->qemu_devices[i]);
+	sc->nr_qemu_devices = 0;
+	list = xstrdup(val);
+	for (tok = strtok_r(list, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save))
+		sc->qemu_devices[sc->nr_qemu_devices++] = xstrdup(tok);
+	free(list);
+	sc->line_qemu_devices = line;
+	return 0;
+}
+
 static int set_controller(struct scenario *sc, const char *val, int line, char *err, int errlen)
 {
 	if (!controller__max_disks(val)) {
@@ -523,6 +569,8 @@ static int fleet__set(struct scenario *sc, const char *key, const char *val, int
 		return set_name(&sc->baseline, key, val, err, errlen);
 	} else if (!strcmp(key, "controller")) {
 		return set_controller(sc, val, line, err, errlen);
+	} else if (!strcmp(key, "qemu_devices")) {
+		return set_qemu_devices(sc, val, line, err, errlen);
 	} else if (!strcmp(key, "disks")) {
 		sc->line_disks = line;
 		if (!parse_long(val, 1, 256, &sc->disks)) {
@@ -577,7 +625,7 @@ static int scenario__set(struct scenario *sc, const char *key, const char *val, 
 	} else {
 		seterr(err, errlen, "unknown key '%s' in [scenario] (name, image, cmdline, boots, jobs, timeout, "
 		       "time_scale, baseline, devices, probe_ms, kthread_at_ms, nthreads, fw_wait_ms, "
-		       "seed, driver, controller, disks)", key);
+		       "seed, driver, controller, disks, qemu_devices)", key);
 		return -1;
 	}
 	return 0;
@@ -935,6 +983,9 @@ static int validate_image(const struct scenario *sc, char *err, int errlen)
 				    "another Debian image only in a Debian scenario (one "
 				    "machine for all)", sc->modes[i].name,
 				    sc->modes[i].image_name, sc->image_name);
+	if (sc->image != IMAGE_DEBIAN && sc->nr_qemu_devices)
+		return verr(sc, sc->line_qemu_devices, err, errlen, "qemu_devices: for a Debian "
+			    "image's machine (the lab's has controller and disks)");
 	if (sc->image != IMAGE_DEBIAN)
 		return 0;
 	if (sc->controller)

@@ -14,6 +14,7 @@
 
 #define MAX_MODES	16
 #define MAX_DEVICES	24
+#define MAX_QEMU_DEVICES 8
 
 /* A per-device time in ms: a list by device, or a distribution drawn per boot. */
 struct timespec_ms {
@@ -93,6 +94,10 @@ struct scenario {
 	const char *image_name;	/* its guest_image_info's name ("lab" by default) */
 	int line_image;
 	char *controller;	/* real storage: mptsas1068 or virtio-scsi, or NULL */
+	/* A Debian machine's added QEMU models (qemu_devices = a, b): the fleet's
+	 * controllers and cards, each known to qemu.c. */
+	char *qemu_devices[MAX_QEMU_DEVICES];
+	int nr_qemu_devices, line_qemu_devices;
 	long disks;
 	int line_controller, line_disks, line_fw_wait;
 	struct mode modes[MAX_MODES];
