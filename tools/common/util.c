@@ -187,9 +187,9 @@ int mkdir_p(const char *path)
 	return 0;
 }
 
-char *read_file_fd(int fd, size_t *lenp)
+char *read_file_fd_max(int fd, size_t *lenp, size_t max)
 {
-	size_t len = 0, cap = 4096;
+	size_t len = 0, cap;
 	struct stat st;
 	char *buf;
 	ssize_t n;
@@ -203,16 +203,26 @@ char *read_file_fd(int fd, size_t *lenp)
 		errno = S_ISREG(st.st_mode) ? saved : EINVAL;
 		return NULL;
 	}
+	if (max > READ_FILE_MAX)
+		max = READ_FILE_MAX;
+	/* Its size says how much to take at once: no buffer twice the file's size. */
+	if ((uint64_t)st.st_size > max) {
+		close(fd);
+		errno = EFBIG;
+		return NULL;
+	}
+	cap = (size_t)st.st_size + 4096;
 	buf = xmalloc(cap);
 	for (;;) {
 		if (len + 1 >= cap) {
-			if (cap > READ_FILE_MAX) {
+			/* It grew while read: at most @max, in steps of half again. */
+			if (len > max) {
 				free(buf);
 				close(fd);
 				errno = EFBIG;
 				return NULL;
 			}
-			cap *= 2;
+			cap += cap / 2;
 			buf = realloc(buf, cap);
 			if (!buf)
 				abort();
@@ -232,10 +242,20 @@ char *read_file_fd(int fd, size_t *lenp)
 		len += n;
 	}
 	close(fd);
+	if (len > max) {
+		free(buf);
+		errno = EFBIG;
+		return NULL;
+	}
 	buf[len] = '\0';
 	if (lenp)
 		*lenp = len;
 	return buf;
+}
+
+char *read_file_fd(int fd, size_t *lenp)
+{
+	return read_file_fd_max(fd, lenp, READ_FILE_MAX);
 }
 
 char *read_file(const char *path, size_t *lenp)
@@ -246,8 +266,14 @@ char *read_file(const char *path, size_t *lenp)
 
 char *read_file_at(int dirfd, const char *name, size_t *lenp)
 {
+	return read_file_at_max(dirfd, name, lenp, READ_FILE_MAX);
+}
+
+char *read_file_at_max(int dirfd, const char *name, size_t *lenp, size_t max)
+{
 	/* A link is refused (ELOOP), never followed. */
-	return read_file_fd(openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC), lenp);
+	return read_file_fd_max(openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC),
+				lenp, max);
 }
 
 const char *read_file_strerror(int err)

@@ -29,10 +29,26 @@ char *strv__join_quoted(const struct strv *s);
 /*
  * Append one zeroed element to the dynamic array @arr of @n elements: a
  * pointer to it, @n one more (aborts when memory runs out, like xmalloc()).
+ * Its room doubles when @n reaches a power of two (array_room(n) elements),
+ * so n pushes cost O(n) copying, not O(n^2): the array must be NULL at @n 0
+ * or have grown by ARRAY_PUSH alone.
  */
 #define ARRAY_PUSH(arr, n) \
-	((arr) = realloc((arr), ((n) + 1) * sizeof(*(arr))), \
+	((((n) & ((n) - 1)) == 0 ? \
+	  ((arr) = realloc((arr), ((n) ? 2 * (size_t)(n) : 1) * sizeof(*(arr)))) : (arr)), \
 	 (arr) ? memset(&(arr)[(n)], 0, sizeof(*(arr))), &(arr)[(n)++] : (abort(), (arr)))
+
+/* The elements an array of @n grown by ARRAY_PUSH has room for. */
+static inline size_t array_room(size_t n)
+{
+	size_t r = 1;
+
+	if (!n)
+		return 0;
+	while (r < n)
+		r <<= 1;
+	return r;
+}
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
@@ -53,6 +69,9 @@ char *read_file(const char *path, size_t *len);
 char *read_file_at(int dirfd, const char *name, size_t *len);
 /* The same for the file open at @fd, which it closes (-1: NULL, errno kept). */
 char *read_file_fd(int fd, size_t *len);
+/* read_file_fd() and read_file_at() refusing (EFBIG) past @max bytes (at most READ_FILE_MAX). */
+char *read_file_fd_max(int fd, size_t *len, size_t max);
+char *read_file_at_max(int dirfd, const char *name, size_t *len, size_t max);
 /* read_file()'s errno in words: "not a regular file", ... */
 const char *read_file_strerror(int err);
 /*
