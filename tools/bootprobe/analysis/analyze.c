@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "analyze.h"
+#include "bootindex.h"
 #include "explain.h"
 #include "jsonio.h"
 
@@ -31,23 +32,26 @@ const char *errno_name(int ret)
 	return buf;
 }
 
+/*
+ * The load of the module behind probe @p that returned last before the
+ * probe ended; the module's first successful load if none returned by then.
+ */
 static const struct module_load *module_of(const struct boot_data *b, const struct probe_span *p)
 {
+	const struct tindex *x = &boot_data__index(b)->modload_ok_name;
 	const char *name = *p->origin_module ? p->origin_module : p->owner;
-	const struct module_load *best = NULL;
+	char key[KEY_MAX];
+	size_t len;
+	int first, i;
 
 	if (!*name)
 		return NULL;
-	/* The load of that module that returned last before the probe ended. */
-	for (int i = 0; i < b->nr_modloads; i++) {
-		const struct module_load *m = &b->modloads[i];
-
-		if (strcmp(m->name, name) || m->ret)
-			continue;
-		if (!best || (m->end_ns <= p->end_ns && m->end_ns > best->end_ns))
-			best = m;
-	}
-	return best;
+	len = keymap__pair(key, sizeof(key), name, "");
+	first = tindex__first(x, key, len);
+	if (first < 0 || b->modloads[first].end_ns > p->end_ns)
+		return first < 0 ? NULL : &b->modloads[first];
+	i = tindex__latest_before(x, key, len, p->end_ns, true);
+	return &b->modloads[i];
 }
 
 double probe_span__readiness_gap(const struct boot_data *b, const struct probe_span *p)
@@ -59,20 +63,16 @@ double probe_span__readiness_gap(const struct boot_data *b, const struct probe_s
 	return p->end_ns > m->end_ns ? (p->end_ns - m->end_ns) / NS : 0;
 }
 
-/* The last successful probe of @device by @driver. */
+/* The last successful probe of @device by @driver (the first of equal ends). */
 static const struct probe_span *probe_of_device(const struct boot_data *b, const char *driver,
 						const char *device)
 {
-	const struct probe_span *best = NULL;
+	char key[KEY_MAX];
+	size_t len = keymap__pair(key, sizeof(key), driver, device);
+	int i = tindex__latest_before(&boot_data__index(b)->probe_ok_pair, key, len, INT64_MAX,
+				      true);
 
-	for (int i = 0; i < b->nr_probes; i++) {
-		const struct probe_span *p = &b->probes[i];
-
-		if (p->ret == 0 && !strcmp(p->driver, driver) && !strcmp(p->device, device) &&
-		    (!best || p->end_ns > best->end_ns))
-			best = p;
-	}
-	return best;
+	return i < 0 ? NULL : &b->probes[i];
 }
 
 void devnode__gap(const struct boot_data *b, const struct devnode *d, struct devnode_gap *g)

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "boot.h"
+#include "bootindex.h"
 #include "cmdline.h"
 #include "events.h"
 #include "jsonio.h"
+#include "keymap.h"
 #include "ranges.h"
 #include "resultfiles.h"
 #include "text.h"
@@ -208,38 +210,155 @@ static void add_kthread(struct boot_data *b, struct json_object *r)
 	k->wait_ns = jint(r, "wait_ns", 0);
 }
 
-/* Each kept signal, SIGKILLs first; NULL after the last. */
-static struct kill_event *signal_at(struct boot_data *b, int i)
+/*
+ * The kept signals still waiting for an end, indexed while the stream is
+ * read so that each delivery or exit record costs what it matches, not a
+ * scan of every signal kept: per target pid, those not yet followed by the
+ * target's exit (a heap by time: an exit at T ends those sent at or before
+ * T); per target pid and signal, those not yet delivered.  A signal is
+ * named by its array and place (signal_ref()): the arrays move as they grow.
+ */
+struct signal_wait {
+	int64_t ts_ns;
+	int ref;
+};
+
+struct signal_heap {
+	struct signal_wait *v;
+	int n;
+};
+
+struct signal_list {
+	int *v;
+	int n;
+};
+
+struct signal_index {
+	struct keymap by_pid;		/* target pid -> heaps[] */
+	struct signal_heap *heaps;
+	int nr_heaps;
+	struct keymap by_pid_sig;	/* target pid and signal -> lists[] */
+	struct signal_list *lists;
+	int nr_lists;
+};
+
+static int signal_ref(bool sigkill, int i)
 {
-	return i < b->nr_kills ? &b->kills[i] :
-	       i < b->nr_kills + b->nr_signals ? &b->signals[i - b->nr_kills] : NULL;
+	return i * 2 + !sigkill;
 }
 
-/* The signal was delivered: to its default action, ignored, or to a handler. */
-static void signal_delivered(struct boot_data *b, struct json_object *r)
+static struct kill_event *signal_of(struct boot_data *b, int ref)
 {
-	int pid = (int)jint(r, "pid", -1), sig = (int)jint(r, "sig", 0);
-	struct kill_event *k;
+	return ref & 1 ? &b->signals[ref >> 1] : &b->kills[ref >> 1];
+}
 
-	for (int i = 0; (k = signal_at(b, i)); i++)
-		if (k->target_pid == pid && k->sig == sig && k->delivered_ns < 0 &&
-		    k->exit_ns < 0) {
+static void signal_heap__push(struct signal_heap *h, struct signal_wait w)
+{
+	int i = h->n;
+
+	*ARRAY_PUSH(h->v, h->n) = w;
+	while (i && h->v[(i - 1) / 2].ts_ns > w.ts_ns) {
+		h->v[i] = h->v[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h->v[i] = w;
+}
+
+static struct signal_wait signal_heap__pop(struct signal_heap *h)
+{
+	struct signal_wait top = h->v[0], last = h->v[--h->n];
+	int i = 0;
+
+	for (;;) {
+		int c = 2 * i + 1;
+
+		if (c >= h->n)
+			break;
+		if (c + 1 < h->n && h->v[c + 1].ts_ns < h->v[c].ts_ns)
+			c++;
+		if (h->v[c].ts_ns >= last.ts_ns)
+			break;
+		h->v[i] = h->v[c];
+		i = c;
+	}
+	if (h->n)
+		h->v[i] = last;
+	return top;
+}
+
+static void signal_index__free(struct signal_index *x)
+{
+	for (int i = 0; i < x->nr_heaps; i++)
+		free(x->heaps[i].v);
+	free(x->heaps);
+	for (int i = 0; i < x->nr_lists; i++)
+		free(x->lists[i].v);
+	free(x->lists);
+	keymap__free(&x->by_pid);
+	keymap__free(&x->by_pid_sig);
+	memset(x, 0, sizeof(*x));
+}
+
+/* A kept signal, now waiting for its delivery and its target's exit. */
+static void signal_index__add(struct signal_index *x, const struct kill_event *k, int ref)
+{
+	int key[2] = { k->target_pid, k->sig };
+	int h = keymap__put(&x->by_pid, key, sizeof(key[0]), x->nr_heaps);
+	int l = keymap__put(&x->by_pid_sig, key, sizeof(key), x->nr_lists);
+
+	if (h == x->nr_heaps)
+		ARRAY_PUSH(x->heaps, x->nr_heaps);
+	if (l == x->nr_lists)
+		ARRAY_PUSH(x->lists, x->nr_lists);
+	signal_heap__push(&x->heaps[h], (struct signal_wait){ k->ts_ns, ref });
+	*ARRAY_PUSH(x->lists[l].v, x->lists[l].n) = ref;
+}
+
+/*
+ * The signal was delivered: to its default action, ignored, or to a handler.
+ * Every signal of that number sent to the task and not yet delivered or
+ * ended by its exit gets it; none of them waits for a delivery after.
+ */
+static void signal_delivered(struct boot_data *b, struct signal_index *x, struct json_object *r)
+{
+	int key[2] = { (int)jint(r, "pid", -1), (int)jint(r, "sig", 0) };
+	int l = keymap__get(&x->by_pid_sig, key, sizeof(key));
+	struct signal_list *list;
+
+	if (l < 0)
+		return;
+	list = &x->lists[l];
+	for (int i = 0; i < list->n; i++) {
+		struct kill_event *k = signal_of(b, list->v[i]);
+
+		b->signal_match_steps++;
+		if (k->delivered_ns < 0 && k->exit_ns < 0) {
 			k->delivered_ns = jint(r, "ts_ns", 0);
 			snprintf(k->handler, sizeof(k->handler), "%s", jstr(r, "handler"));
 		}
+	}
+	free(list->v);
+	list->v = NULL;
+	list->n = 0;
 }
 
-/* The target of a kept signal exited: how. */
-static void task_exited(struct boot_data *b, struct json_object *r)
+/* The target of kept signals exited: how; every one sent at or before the exit ends. */
+static void task_exited(struct boot_data *b, struct signal_index *x, struct json_object *r)
 {
-	int pid = (int)jint(r, "pid", -1);
-	struct kill_event *k;
+	int pid = (int)jint(r, "pid", -1), h = keymap__get(&x->by_pid, &pid, sizeof(pid));
+	int64_t ts = jint(r, "ts_ns", 0);
+	struct signal_heap *heap;
 
-	for (int i = 0; (k = signal_at(b, i)); i++)
-		if (k->target_pid == pid && k->exit_ns < 0 && k->ts_ns <= jint(r, "ts_ns", 0)) {
-			k->exit_ns = jint(r, "ts_ns", 0);
-			k->exit_code = (int)jint(r, "exit_code", 0);
-		}
+	if (h < 0)
+		return;
+	heap = &x->heaps[h];
+	while (heap->n && heap->v[0].ts_ns <= ts) {
+		struct kill_event *k = signal_of(b, signal_heap__pop(heap).ref);
+
+		b->signal_match_steps++;
+		k->exit_ns = ts;
+		k->exit_code = (int)jint(r, "exit_code", 0);
+	}
 }
 
 /* A signal worth following: see struct kill_event. */
@@ -252,9 +371,10 @@ static bool signal_kept(struct json_object *r)
 	       strstr(jstr(r, "comm"), "udev");
 }
 
-static void add_kill(struct boot_data *b, struct json_object *r)
+static void add_kill(struct boot_data *b, struct signal_index *x, struct json_object *r)
 {
 	bool sigkill = jint(r, "sig", 0) == 9;
+	int ref = signal_ref(sigkill, sigkill ? b->nr_kills : b->nr_signals);
 	struct kill_event *k = sigkill ? ARRAY_PUSH(b->kills, b->nr_kills) :
 					 ARRAY_PUSH(b->signals, b->nr_signals);
 	struct json_object *t = jget(r, "target"), *s = jget(r, "target_state");
@@ -291,6 +411,7 @@ static void add_kill(struct boot_data *b, struct json_object *r)
 			strv__push(&k->stack, json_object_is_type(f, json_type_string) ?
 				   json_object_get_string(f) : "?");
 		}
+	signal_index__add(x, k, ref);
 }
 
 /* A devnode the reader accepted has a kind, a name and a time. */
@@ -442,7 +563,7 @@ const char *boot_data__attachment(const struct boot_data *b, const char *name)
 static const char *const kept_attachments[] = {
 	"systemd-analyze-time.txt", "systemd-analyze-blame.txt",
 	"systemd-analyze-critical-chain.txt", "uname-r.txt", "kernel-cmdline.txt",
-	"dmi-product-name.txt", NULL,
+	"dmi-product-name.txt", "dmesg.txt", NULL,
 };
 
 int boot_data__save_attachments(const struct boot_data *b)
@@ -470,6 +591,7 @@ struct stream {
 	struct boot_data *b;
 	const char *label;
 	const struct events_reader *r;
+	struct signal_index signals;
 };
 
 /* A record the reader accepted, to what the analysis keeps of it. */
@@ -490,13 +612,13 @@ static void add_record(void *ctx, struct json_object *r, enum event_type type, i
 		break;
 	case EVENT_SIGNAL_GENERATE:
 		if (signal_kept(r))
-			add_kill(b, r);
+			add_kill(b, &st->signals, r);
 		break;
 	case EVENT_SIGNAL_DELIVER:
-		signal_delivered(b, r);
+		signal_delivered(b, &st->signals, r);
 		break;
 	case EVENT_EXIT:
-		task_exited(b, r);
+		task_exited(b, &st->signals, r);
 		break;
 	case EVENT_HEADER:
 		add_header(b, r);
@@ -543,11 +665,14 @@ void boot_data__parse_events(struct boot_data *b, const char *text, size_t len,
 
 	if (events_reader__init(&r, label, &boot_events_ops, &st))
 		abort();
+	boot_index__free(b->index);
+	b->index = NULL;
 	b->has_events = true;
 	events_reader__text(&r, text, len);
 	events_reader__finish(&r);
 	b->unknown_records = (int)r.unknown;
 	events_reader__free(&r);
+	signal_index__free(&st.signals);
 }
 
 /* ---- console ---------------------------------------------------------------------- */
@@ -679,6 +804,8 @@ void boot_data__parse_console(struct boot_data *b, const char *text, const char 
 	char *copy_ = xstrdup(text), *line = copy_, *nl;
 	int lineno = 1;
 
+	boot_index__free(b->index);
+	b->index = NULL;
 	/* Line by line, counted: a refused line is named at FILE:LINE. */
 	for (; *line; line = nl + 1, lineno++) {
 		nl = strchr(line, '\n');
@@ -880,6 +1007,7 @@ void boot_data__free(struct boot_data *b)
 {
 	if (!b)
 		return;
+	boot_index__free(b->index);
 	for (int i = 0; i < b->nr_kills; i++)
 		strv__free(&b->kills[i].stack);
 	free(b->kills);

@@ -84,7 +84,7 @@ struct attachment {
 };
 
 #define MAX_ATTACHMENTS 16
-#define MAX_ATTACHMENT_BYTES (256 * 1024)
+#define MAX_ATTACHMENT_BYTES (1024 * 1024)
 
 struct boot_data {
 	char *dir, *name, *mode, *outcome, *kernel_cmdline;
@@ -150,6 +150,11 @@ struct boot_data {
 	int nr_kills;
 	struct kill_event *signals;	/* other signals (struct kill_event says which) */
 	int nr_signals;
+	/*
+	 * Kept signals the delivery and exit records were matched against,
+	 * summed: at most one step per signal for each (a test counts them).
+	 */
+	uint64_t signal_match_steps;
 	struct attachment *attachments;
 	int nr_attachments;
 	struct devnode *devnodes;
@@ -166,6 +171,7 @@ struct boot_data {
 	 */
 	char *unusable;
 	struct strv warnings;		/* "file:line: what" */
+	struct boot_index *index;	/* bootindex.h: built on first use */
 };
 
 /* An empty boot (no boot.json read): for tests and the fuzzer. */

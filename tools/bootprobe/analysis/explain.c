@@ -2,6 +2,7 @@
 /* `bootprobe explain`: the causal chain of each kill, failed probes, drivers at risk. */
 #define _GNU_SOURCE
 #include "analyze.h"
+#include "bootindex.h"
 #include "explain.h"
 #include "jsonio.h"
 
@@ -12,48 +13,57 @@
 
 #define NS 1e9
 
+/*
+ * The look-ups below go through the boot's index (bootindex.h): each is
+ * O(log n), so explaining every kill of a boot is O(n log n), not a scan
+ * of the boot per kill.
+ */
+
+/* The task's first kthread_create() (file order) that ended at or after @ts. */
 static const struct kthread_wait *kthread_after(const struct boot_data *b, int pid, int64_t ts)
 {
-	for (int i = 0; i < b->nr_kwaits; i++)
-		if (b->kwaits[i].pid == pid && b->kwaits[i].end_ns >= ts)
-			return &b->kwaits[i];
-	return NULL;
+	char key[KEY_MAX];
+	size_t len = key_pid(key, sizeof(key), pid);
+	int i = tindex__first_from(&boot_data__index(b)->kwait_pid, key, len, ts);
+
+	return i < 0 ? NULL : &b->kwaits[i];
 }
 
+/* The task's first probe (of @device, if named) that ended at or after @ts. */
 static const struct probe_span *probe_after(const struct boot_data *b, int pid,
 					    const char *device, int64_t ts)
 {
-	for (int i = 0; i < b->nr_probes; i++) {
-		const struct probe_span *p = &b->probes[i];
+	const struct boot_index *x = boot_data__index(b);
+	char key[KEY_MAX];
+	size_t len = *device ? key_pid_name(key, sizeof(key), pid, device) :
+			       key_pid(key, sizeof(key), pid);
+	int i = tindex__first_from(*device ? &x->probe_pid_dev : &x->probe_pid, key, len, ts);
 
-		if (p->pid == pid && p->end_ns >= ts && (!*device || !strcmp(p->device, device)))
-			return p;
-	}
-	return NULL;
+	return i < 0 ? NULL : &b->probes[i];
 }
 
+/* The task's first module load that ended at or after @ts. */
 static const struct module_load *modload_after(const struct boot_data *b, int pid, int64_t ts)
 {
-	for (int i = 0; i < b->nr_modloads; i++)
-		if (b->modloads[i].pid == pid && b->modloads[i].end_ns >= ts)
-			return &b->modloads[i];
-	return NULL;
+	char key[KEY_MAX];
+	size_t len = key_pid(key, sizeof(key), pid);
+	int i = tindex__first_from(&boot_data__index(b)->modload_pid, key, len, ts);
+
+	return i < 0 ? NULL : &b->modloads[i];
 }
 
 static const struct udev_kill *udev_log_of(const struct boot_data *b, int pid)
 {
-	for (int i = 0; i < b->nr_udev_kills; i++)
-		if (b->udev_kills[i].worker_pid == pid)
-			return &b->udev_kills[i];
-	return NULL;
+	int i = keymap__get(&boot_data__index(b)->udev_kill_first, &pid, sizeof(pid));
+
+	return i < 0 ? NULL : &b->udev_kills[i];
 }
 
 static const char *device_driver(const struct boot_data *b, const char *device)
 {
-	for (int i = 0; i < b->nr_devices; i++)
-		if (!strcmp(b->devices[i].device, device))
-			return b->devices[i].driver;
-	return NULL;
+	int i = keymap__get_str(&boot_data__index(b)->device_first, device);
+
+	return i < 0 ? NULL : b->devices[i].driver;
 }
 
 static bool is_udev_timeout_kill(const struct kill_event *k)
@@ -64,13 +74,12 @@ static bool is_udev_timeout_kill(const struct kill_event *k)
 /* Whether a probe of @p's device after @p succeeded (a retry, a deferred probe). */
 static bool bound_later(const struct boot_data *b, const struct probe_span *p)
 {
-	for (int i = 0; i < b->nr_probes; i++) {
-		const struct probe_span *q = &b->probes[i];
+	char key[KEY_MAX];
+	size_t len = keymap__pair(key, sizeof(key), p->device, "");
+	int i = tindex__latest_before(&boot_data__index(b)->probe_bound_dev, key, len, INT64_MAX,
+				      true);
 
-		if (q->end_ns > p->end_ns && !strcmp(q->device, p->device) && !probe_span__failed(q))
-			return true;
-	}
-	return false;
+	return i >= 0 && b->probes[i].end_ns > p->end_ns;
 }
 
 /* Whether the target's exit was this signal's doing (wait(2)'s low 7 bits). */
@@ -218,30 +227,26 @@ int boot__other_signals(const struct boot_data *b)
 /* The latest SIGKILL to the task of a probe before the probe ended, or NULL. */
 static const struct kill_event *kill_before(const struct boot_data *b, const struct probe_span *p)
 {
-	const struct kill_event *found = NULL;
+	char key[KEY_MAX];
+	size_t len = key_pid(key, sizeof(key), p->pid);
+	int i = tindex__latest_before(&boot_data__index(b)->kill_pid, key, len, p->end_ns, false);
 
-	for (int i = 0; i < b->nr_kills; i++) {
-		const struct kill_event *k = &b->kills[i];
-
-		if (k->sig == 9 && k->target_pid == p->pid && k->ts_ns < p->end_ns &&
-		    (!found || k->ts_ns > found->ts_ns))
-			found = k;
-	}
-	return found;
+	return i < 0 ? NULL : &b->kills[i];
 }
 
-/* A kthread_create() that failed inside probe @p, or NULL. */
+/*
+ * A kthread_create() that failed inside probe @p, or NULL: the one that
+ * ended first (a task creates its threads one after another).
+ */
 static const struct kthread_wait *kthread_failed_in(const struct boot_data *b,
 						    const struct probe_span *p)
 {
-	for (int i = 0; i < b->nr_kwaits; i++) {
-		const struct kthread_wait *w = &b->kwaits[i];
+	char key[KEY_MAX];
+	size_t len = key_pid(key, sizeof(key), p->pid);
+	int64_t from = p->start_ns == UNKNOWN_NS ? INT64_MIN : p->start_ns;
+	int i = tindex__earliest_from(&boot_data__index(b)->kwait_failed_pid, key, len, from);
 
-		if (w->pid == p->pid && w->ret && w->end_ns <= p->end_ns &&
-		    (p->start_ns == UNKNOWN_NS || w->end_ns >= p->start_ns))
-			return w;
-	}
-	return NULL;
+	return i < 0 || b->kwaits[i].end_ns > p->end_ns ? NULL : &b->kwaits[i];
 }
 
 /*
