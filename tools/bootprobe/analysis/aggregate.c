@@ -27,25 +27,31 @@ static void push_value(double **arr, size_t *n, double v)
 	(*arr)[(*n)++] = v;
 }
 
+/*
+ * Each look-up of a driver, a device, a devnode, an order or a mode goes
+ * through a hash index (keymap.h): adding a boot costs O(its records), not
+ * O(its records x the mode's drivers).
+ */
 static struct driver_stats *mode__driver(struct mode_stats *m, const char *driver)
 {
+	int i = keymap__put_str(&m->driver_index, driver, m->nr_drivers);
 	struct driver_stats *d;
 
-	for (int i = 0; i < m->nr_drivers; i++)
-		if (!strcmp(m->drivers[i].driver, driver))
-			return &m->drivers[i];
+	if (i < m->nr_drivers)
+		return &m->drivers[i];
 	d = ARRAY_PUSH(m->drivers, m->nr_drivers);
 	snprintf(d->driver, sizeof(d->driver), "%s", driver);
 	return d;
 }
 
-static void count_string(struct strv *set, int **counts, const char *s)
+static void count_string(struct strv *set, struct keymap *index, int **counts, const char *s)
 {
-	for (size_t i = 0; i < set->n; i++)
-		if (!strcmp(set->v[i], s)) {
-			(*counts)[i]++;
-			return;
-		}
+	int i = keymap__put_str(index, s, (int)set->n);
+
+	if ((size_t)i < set->n) {
+		(*counts)[i]++;
+		return;
+	}
 	strv__push(set, s);
 	*counts = realloc(*counts, set->n * sizeof(**counts));
 	if (!*counts)
@@ -81,9 +87,9 @@ static void boot__orders(const struct boot_data *b, struct mode_stats *m)
 	fclose(f);
 	fclose(g);
 	if (n)
-		count_string(&m->orders, &m->order_count, order);
+		count_string(&m->orders, &m->order_index, &m->order_count, order);
 	if (b->nr_devices)
-		count_string(&m->device_sets, &m->device_set_count, devs);
+		count_string(&m->device_sets, &m->device_set_index, &m->device_set_count, devs);
 	free(order);
 	free(devs);
 	free(ps);
@@ -118,13 +124,13 @@ static int mode__add_probes(struct mode_stats *m, const struct boot_data *b)
 
 static struct device_outcome *mode__device(struct mode_stats *m, const struct probe_span *p)
 {
+	char key[2 * NAME_LEN + 2];
+	int i = keymap__put(&m->dev_end_index, key,
+			    keymap__pair(key, sizeof(key), p->driver, p->device), m->nr_dev_ends);
 	struct device_outcome *d;
 
-	for (int i = 0; i < m->nr_dev_ends; i++) {
-		d = &m->dev_ends[i];
-		if (!strcmp(d->driver, p->driver) && !strcmp(d->device, p->device))
-			return d;
-	}
+	if (i < m->nr_dev_ends)
+		return &m->dev_ends[i];
 	d = ARRAY_PUSH(m->dev_ends, m->nr_dev_ends);
 	snprintf(d->driver, sizeof(d->driver), "%s", p->driver);
 	snprintf(d->device, sizeof(d->device), "%s", p->device);
@@ -138,6 +144,8 @@ static struct device_outcome *mode__device(struct mode_stats *m, const struct pr
  */
 static void mode__add_device_ends(struct mode_stats *m, const struct boot_data *b)
 {
+	int *seen = xcalloc(b->nr_probes + 1, sizeof(*seen)), nr_seen = 0;
+
 	m->event_boots++;
 	for (int i = 0; i < b->nr_probes; i++) {
 		const struct probe_span *p = &b->probes[i];
@@ -150,19 +158,20 @@ static void mode__add_device_ends(struct mode_stats *m, const struct boot_data *
 		if (d->last_boot != m->event_boots) {
 			d->last_boot = m->event_boots;
 			d->end = end;
+			seen[nr_seen++] = (int)(d - m->dev_ends);
 		} else if (end > d->end) {
 			d->end = end;
 		}
 	}
-	for (int i = 0; i < m->nr_dev_ends; i++) {
-		struct device_outcome *d = &m->dev_ends[i];
+	/* The pairs this boot probed, each once: not every pair the mode has seen. */
+	for (int i = 0; i < nr_seen; i++) {
+		struct device_outcome *d = &m->dev_ends[seen[i]];
 
-		if (d->last_boot != m->event_boots)
-			continue;
 		d->bound += d->end == DEV_BOUND;
 		d->failed += d->end == DEV_FAILED;
 		d->unbound += d->end == DEV_UNBOUND;
 	}
+	free(seen);
 }
 
 /*
@@ -211,14 +220,15 @@ static void mode__add_stages(struct mode_stats *m, const struct boot_data *b)
 
 static struct devnode_stats *mode__devnode(struct mode_stats *m, const struct devnode *d)
 {
+	char key[4 * NAME_LEN + 4];
+	size_t len = keymap__pair(key, 2 * NAME_LEN + 2, d->name, d->kind);
 	struct devnode_stats *s;
+	int i;
 
-	for (int i = 0; i < m->nr_devnodes; i++) {
-		s = &m->devnodes[i];
-		if (!strcmp(s->name, d->name) && !strcmp(s->kind, d->kind) &&
-		    !strcmp(s->driver, d->bound_driver))
-			return s;
-	}
+	len += keymap__pair(key + len, 2 * NAME_LEN + 2, d->bound_driver, "") - 1;
+	i = keymap__put(&m->devnode_index, key, len, m->nr_devnodes);
+	if (i < m->nr_devnodes)
+		return &m->devnodes[i];
 	s = ARRAY_PUSH(m->devnodes, m->nr_devnodes);
 	snprintf(s->name, sizeof(s->name), "%s", d->name);
 	snprintf(s->kind, sizeof(s->kind), "%s", d->kind);
@@ -314,12 +324,14 @@ void run_data__analyze(struct run_data *r)
 {
 	for (int i = 0; i < r->nr_boots; i++) {
 		struct boot_data *b = r->boots[i];
-		struct mode_stats *m = run_data__mode(r, b->mode);
+		int k = keymap__put_str(&r->mode_index, b->mode, r->nr_modes);
+		struct mode_stats *m;
 
-		if (!m) {
+		if (k == r->nr_modes) {
 			m = ARRAY_PUSH(r->modes, r->nr_modes);
 			m->name = xstrdup(b->mode);
 		}
+		m = &r->modes[k];
 		mode__add_boot(m, b);
 		for (size_t j = 0; j < b->warnings.n; j++)
 			strv__push(&r->warnings, b->warnings.v[j]);

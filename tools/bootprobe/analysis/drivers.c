@@ -34,13 +34,13 @@ const char *driver_verdict__name(enum driver_verdict v)
 	return verdict_names[v];
 }
 
+/* Through the mode's indexes (aggregate.c): O(1) per look-up. */
 static const struct driver_stats *mode__find_driver(const struct mode_stats *m,
 						    const char *driver)
 {
-	for (int i = 0; i < m->nr_drivers; i++)
-		if (!strcmp(m->drivers[i].driver, driver))
-			return &m->drivers[i];
-	return NULL;
+	int i = keymap__get_str(&m->driver_index, driver);
+
+	return i < 0 ? NULL : &m->drivers[i];
 }
 
 static void driver_change__compare(struct driver_change *d)
@@ -133,26 +133,48 @@ struct driver_change *driver_changes(const struct mode_stats *a, const struct mo
 static const struct device_outcome *mode__find_device(const struct mode_stats *m,
 						      const char *driver, const char *device)
 {
-	for (int i = 0; i < m->nr_dev_ends; i++)
-		if (!strcmp(m->dev_ends[i].driver, driver) && !strcmp(m->dev_ends[i].device, device))
-			return &m->dev_ends[i];
-	return NULL;
+	char key[2 * NAME_LEN + 2];
+	int i = keymap__get(&m->dev_end_index, key, keymap__pair(key, sizeof(key), driver, device));
+
+	return i < 0 ? NULL : &m->dev_ends[i];
 }
 
-/* Devices @driver bound, summed over @m's boots with an event stream. */
-static long driver_bound_total(const struct mode_stats *m, const char *driver)
-{
-	long n = 0;
+/* Devices each driver bound, summed over a mode's boots with an event stream. */
+struct bound_totals {
+	struct keymap index;	/* driver -> total[] */
+	long *total;
+	int n;
+};
 
-	for (int i = 0; i < m->nr_dev_ends; i++)
-		if (!strcmp(m->dev_ends[i].driver, driver))
-			n += m->dev_ends[i].bound;
-	return n;
+static void bound_totals__init(struct bound_totals *t, const struct mode_stats *m)
+{
+	memset(t, 0, sizeof(*t));
+	for (int i = 0; i < m->nr_dev_ends; i++) {
+		int k = keymap__put_str(&t->index, m->dev_ends[i].driver, t->n);
+
+		if (k == t->n)
+			*ARRAY_PUSH(t->total, t->n) = 0;
+		t->total[k] += m->dev_ends[i].bound;
+	}
+}
+
+static long bound_totals__get(const struct bound_totals *t, const char *driver)
+{
+	int k = keymap__get_str(&t->index, driver);
+
+	return k < 0 ? 0 : t->total[k];
+}
+
+static void bound_totals__free(struct bound_totals *t)
+{
+	keymap__free(&t->index);
+	free(t->total);
 }
 
 /* Fill @c for the pair; false if it was bound alike (or never) in both modes. */
 static bool device_change__fill(struct device_change *c, const struct mode_stats *a,
-				const struct mode_stats *b)
+				const struct mode_stats *b, const struct bound_totals *ta,
+				const struct bound_totals *tb)
 {
 	int bound_a = c->a ? c->a->bound : 0, bound_b = c->b ? c->b->bound : 0;
 	long rate_a, rate_b;
@@ -167,8 +189,8 @@ static bool device_change__fill(struct device_change *c, const struct mode_stats
 	c->worse = (rate_b > rate_a) - (rate_b < rate_a);
 	c->excess = (double)c->not_bound_b / b->event_boots - (double)c->not_bound_a / a->event_boots;
 	/* As many bound per boot in both modes, compared without dividing. */
-	c->renamed = driver_bound_total(a, c->driver) * b->event_boots ==
-		     driver_bound_total(b, c->driver) * a->event_boots;
+	c->renamed = bound_totals__get(ta, c->driver) * b->event_boots ==
+		     bound_totals__get(tb, c->driver) * a->event_boots;
 	return true;
 }
 
@@ -190,10 +212,13 @@ struct device_change *device_changes(const struct mode_stats *a, const struct mo
 {
 	struct device_change *v = xcalloc(a->nr_dev_ends + b->nr_dev_ends + 1, sizeof(*v));
 	const struct mode_stats *side[] = { a, b };
+	struct bound_totals ta, tb;
 
 	*n = 0;
 	if (!a->event_boots || !b->event_boots)
 		return v;
+	bound_totals__init(&ta, a);
+	bound_totals__init(&tb, b);
 	for (int s = 0; s < 2; s++) {
 		for (int i = 0; i < side[s]->nr_dev_ends; i++) {
 			const struct device_outcome *d = &side[s]->dev_ends[i];
@@ -206,12 +231,14 @@ struct device_change *device_changes(const struct mode_stats *a, const struct mo
 			c->device = d->device;
 			c->a = s ? NULL : d;
 			c->b = s ? d : mode__find_device(b, d->driver, d->device);
-			if (device_change__fill(c, a, b))
+			if (device_change__fill(c, a, b, &ta, &tb))
 				(*n)++;
 			else
 				memset(c, 0, sizeof(*c));
 		}
 	}
+	bound_totals__free(&ta);
+	bound_totals__free(&tb);
 	qsort(v, *n, sizeof(*v), cmp_device_change);
 	return v;
 }

@@ -58,6 +58,8 @@ static void list_boots(int runfd, const char *dir, const struct manifest *man,
 	int bfd;
 
 	if (man && man->has_boots) {
+		struct keymap listed = { 0 };
+
 		for (size_t i = 0; i < man->nr_boots; i++) {
 			const char *rel = man->boots[i].dir ? man->boots[i].dir : "";
 			char *path;
@@ -68,14 +70,15 @@ static void list_boots(int runfd, const char *dir, const struct manifest *man,
 				continue;
 			}
 			path = xasprintf("%s/%s", dir, rel);
-			/* A boot listed twice is one boot, not two samples. */
-			if (strv__contains(out, path))
+			/* A boot listed twice is one boot, not two samples (a hash: O(1) each). */
+			if (keymap__put_str(&listed, path, (int)i) != (int)i)
 				strv__pushf(warnings, "%s/manifest.json: boot '%s' listed again "
 					    "(counted once)", dir, rel);
 			else
 				strv__push(out, path);
 			free(path);
 		}
+		keymap__free(&listed);
 		return;
 	}
 	if (man)
@@ -327,6 +330,11 @@ static void mode_stats__free(struct mode_stats *m)
 	free(m->order_count);
 	strv__free(&m->device_sets);
 	free(m->device_set_count);
+	keymap__free(&m->driver_index);
+	keymap__free(&m->dev_end_index);
+	keymap__free(&m->devnode_index);
+	keymap__free(&m->order_index);
+	keymap__free(&m->device_set_index);
 	free(m->name);
 }
 
@@ -339,6 +347,7 @@ void run_data__free(struct run_data *r)
 	for (int i = 0; i < r->nr_modes; i++)
 		mode_stats__free(&r->modes[i]);
 	free(r->modes);
+	keymap__free(&r->mode_index);
 	free(r->boots);
 	strv__free(&r->warnings);
 	free(r->jobs_from);
@@ -363,10 +372,9 @@ void run_data__free(struct run_data *r)
 
 struct mode_stats *run_data__mode(struct run_data *r, const char *name)
 {
-	for (int i = 0; i < r->nr_modes; i++)
-		if (!strcmp(r->modes[i].name, name))
-			return &r->modes[i];
-	return NULL;
+	int i = keymap__get_str(&r->mode_index, name);
+
+	return i < 0 ? NULL : &r->modes[i];
 }
 
 struct mode_stats *run_data__baseline(struct run_data *r)

@@ -5,6 +5,7 @@
 
 #include "analyze.h"
 #include "boot.h"
+#include "keymap.h"
 #include "phases.h"
 #include "stats.h"
 
@@ -108,6 +109,8 @@ struct mode_stats {
 	int *order_count;
 	struct strv device_sets;	/* distinct "device=driver ..." sets */
 	int *device_set_count;
+	/* Indexes of drivers[], dev_ends[], devnodes[], orders and device_sets (keymap.h). */
+	struct keymap driver_index, dev_end_index, devnode_index, order_index, device_set_index;
 };
 
 struct run_data {
@@ -126,6 +129,7 @@ struct run_data {
 	int nr_boots;
 	struct mode_stats *modes;
 	int nr_modes;
+	struct keymap mode_index;	/* modes[] by name */
 	struct strv warnings;
 	/*
 	 * Boots left out of every statistic: boot.json unreadable, or the
