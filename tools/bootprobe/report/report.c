@@ -1268,57 +1268,93 @@ static void put_settings(struct doc *d, const struct run_data *r)
 	}
 }
 
-/* The distinct hosts that ran the boots (boot.json's host), in first-seen order. */
-static void run_hosts(const struct run_data *r, struct strv *hosts)
+/*
+ * The distinct hosts that ran the boots (boot.json's host), in first-seen
+ * order, each's place in @index.
+ */
+static void run_hosts(const struct run_data *r, struct strv *hosts, struct keymap *index)
 {
 	for (int i = 0; i < r->nr_boots; i++)
-		if (*r->boots[i]->host && !strv__contains(hosts, r->boots[i]->host))
+		if (*r->boots[i]->host &&
+		    keymap__put_str(index, r->boots[i]->host, (int)hosts->n) == (int)hosts->n)
 			strv__push(hosts, r->boots[i]->host);
+}
+
+/* One host's boots of one mode, for the Hosts table. */
+struct host_mode {
+	int host, mode;		/* places in the hosts and in r->modes */
+	double *t;		/* their boot times, NaNs left out */
+	size_t n, nt;
+};
+
+static int cmp_host_mode(const void *pa, const void *pb)
+{
+	const struct host_mode *a = pa, *b = pb;
+
+	if (a->host != b->host)
+		return a->host - b->host;
+	return a->mode - b->mode;
 }
 
 /*
  * Where the boots ran: a merged run (bootprobe merge) has boots of many
  * hosts, and a difference between hosts shows here before it hides in a
  * mode's spread.  Per host: boots of each mode and their median boot time.
+ * The boots are grouped once by host and mode (a hash), then sorted: one
+ * pass, however many hosts and modes a run has.
  */
 static void put_hosts(struct doc *d, const struct run_data *r)
 {
 	struct strv hosts = { 0 };
-	double *t = xcalloc(r->nr_boots ? r->nr_boots : 1, sizeof(*t));
+	struct keymap host_index = { 0 }, group_index = { 0 };
+	struct host_mode *g = NULL;
+	int nr_g = 0;
 
-	run_hosts(r, &hosts);
+	run_hosts(r, &hosts, &host_index);
+	for (int i = 0; i < r->nr_boots; i++) {
+		const struct boot_data *b = r->boots[i];
+		int key[2], k;
+		double bt;
+
+		if (!*b->host)
+			continue;
+		key[0] = keymap__get_str(&host_index, b->host);
+		key[1] = keymap__get_str(&r->mode_index, b->mode);
+		if (key[1] < 0)
+			continue;
+		k = keymap__put(&group_index, key, sizeof(key), nr_g);
+		if (k == nr_g) {
+			struct host_mode *x = ARRAY_PUSH(g, nr_g);
+
+			x->host = key[0];
+			x->mode = key[1];
+		}
+		g[k].n++;
+		bt = boot_data__boot_time(b);
+		if (!isnan(bt))
+			*ARRAY_PUSH(g[k].t, g[k].nt) = bt;
+	}
 	if (hosts.n) {
 		put_heading(d, 2, "Hosts");
 		put_table(d, (const char *const[]){ "host", "mode", "boots",
 				"median boot time (s)", NULL });
 	}
-	for (size_t h = 0; h < hosts.n; h++) {
-		for (int m = 0; m < r->nr_modes; m++) {
-			size_t n = 0, nt = 0;
-			char med[32];
+	qsort(g, nr_g, sizeof(*g), cmp_host_mode);
+	for (int k = 0; k < nr_g; k++) {
+		char med[32];
 
-			for (int i = 0; i < r->nr_boots; i++) {
-				const struct boot_data *b = r->boots[i];
-				double bt = boot_data__boot_time(b);
-
-				if (strcmp(b->host, hosts.v[h]) || strcmp(b->mode, r->modes[m].name))
-					continue;
-				n++;
-				if (!isnan(bt))
-					t[nt++] = bt;
-			}
-			if (!n)
-				continue;
-			fmt(med, sizeof(med), nt ? stats_median(t, nt) : NAN);
-			doc__row(d);
-			doc__cell_name(d, hosts.v[h]);
-			doc__cell_name(d, r->modes[m].name);
-			doc__cellf(d, "%zu", n);
-			doc__cellf(d, "%s", med);
-		}
+		fmt(med, sizeof(med), g[k].nt ? stats_median(g[k].t, g[k].nt) : NAN);
+		doc__row(d);
+		doc__cell_name(d, hosts.v[g[k].host]);
+		doc__cell_name(d, r->modes[g[k].mode].name);
+		doc__cellf(d, "%zu", g[k].n);
+		doc__cellf(d, "%s", med);
+		free(g[k].t);
 	}
+	free(g);
+	keymap__free(&host_index);
+	keymap__free(&group_index);
 	strv__free(&hosts);
-	free(t);
 }
 
 /* Boots kept with records refused. */
