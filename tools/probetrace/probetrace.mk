@@ -2,7 +2,16 @@
 # binary for the initramfs.  Included by the top-level Makefile, which
 # provides BUILD, GUEST, BIN, OBJ, Q, msg, DEPS_STAMP, CC, ALL_CFLAGS, CPPFLAGS.
 #
-#   vmlinux.h   from the BTF of the kernel we boot ($(GUEST)/vmlinux)
+#   vmlinux.h   in the tree, bpf/vmlinux/ARCH/vmlinux.h, dumped from the lab
+#               kernel's BTF ($(GUEST)/vmlinux), as bcc's libbpf-tools keep
+#               one per architecture: CO-RE relocates against the running
+#               kernel's BTF, so building needs no kernel.  The lab kernel's
+#               because it is the kernel the collector is made for, and it
+#               has the types of its own kthread tracepoints
+#               (kernel-patches/0003; the tp_btf programs take their
+#               arguments by BPF_PROG and build without them today).
+#               make vmlinux-h-check dumps it again from the lab kernel and
+#               compares; make vmlinux-h-update rewrites it.
 #   .bpf.o      clang -target bpf, CO-RE relocations against that BTF
 #   .skel.h     bpftool gen skeleton, included by probetrace.c
 #
@@ -14,7 +23,8 @@ LLVM_STRIP ?= llvm-strip
 
 PROBETRACE    := $(BIN)/probetrace
 PT_OBJ        := $(OBJ)/probetrace
-PT_VMLINUX_H  := $(BUILD)/vmlinux.h
+PT_ARCH       := x86_64
+PT_VMLINUX_H  := bpf/vmlinux/$(PT_ARCH)/vmlinux.h
 PT_BPF_OBJ    := $(PT_OBJ)/probetrace.bpf.o
 PT_SKEL       := $(PT_OBJ)/probetrace.skel.h
 PT_SRCS       := $(wildcard tools/probetrace/*.c)
@@ -23,7 +33,7 @@ PT_OBJS       := $(patsubst tools/probetrace/%.c,$(PT_OBJ)/%.o,$(PT_SRCS))
 PT_COMMON_OBJS := $(patsubst tools/%.c,$(OBJ)/%.o,$(addprefix tools/common/,\
 		  events.c jsonio.c util.c traceline.c kmsg.c fsat.c text.c))
 PT_BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall \
-		 -Wno-unused-function -I$(BUILD) -Ibpf
+		 -Wno-unused-function -I$(dir $(PT_VMLINUX_H)) -Ibpf
 PT_LIBS       := -lbpf -lelf -lz -ljson-c
 # The binary stream's decoder and the record formatter it shares with the
 # collector: linked into bootprobe too (bootprobe run decodes the port).
@@ -33,12 +43,21 @@ PT_STREAM_OBJS := $(patsubst tools/probetrace/%.c,$(PT_OBJ)/%.o,$(PT_STREAM_SRCS
 .PHONY: probetrace
 probetrace: $(PROBETRACE)
 
-# The guest kernel's types; build-hash changes only with a new kernel build.
-$(PT_VMLINUX_H): $(GUEST)/build-hash | $(DEPS_STAMP)
+# The lab kernel's types, dumped again and compared with the tree's copy
+# (needs the kernel build); vmlinux-h-update replaces the copy.
+PT_VMLINUX_NEW := $(BUILD)/vmlinux-$(PT_ARCH).h
+$(PT_VMLINUX_NEW): $(GUEST)/build-hash | $(DEPS_STAMP)
 	$(call msg,BTF,$@)
 	$(Q)mkdir -p $(@D) && \
 		$(BPFTOOL) btf dump file $(GUEST)/vmlinux format c >$@.tmp && \
 		mv $@.tmp $@
+.PHONY: vmlinux-h-check vmlinux-h-update
+vmlinux-h-check: $(PT_VMLINUX_NEW)
+	$(Q)cmp -s $< $(PT_VMLINUX_H) || \
+		{ echo "$(PT_VMLINUX_H) differs from the lab kernel's BTF (make vmlinux-h-update)" >&2; exit 1; }
+	@echo "$(PT_VMLINUX_H): the lab kernel's BTF ($$(cat $(GUEST)/kernel.release))"
+vmlinux-h-update: $(PT_VMLINUX_NEW)
+	$(Q)cmp -s $< $(PT_VMLINUX_H) || { cp $< $(PT_VMLINUX_H).tmp && mv $(PT_VMLINUX_H).tmp $(PT_VMLINUX_H); }
 
 # Every bpf/NAME.bpf.c (probetrace, and the attachcost benchmark in the
 # guest): -MMD, so that a change in a shared header or vmlinux.h rebuilds it.
