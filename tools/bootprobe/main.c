@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* bootprobe: measure boot-time driver probe latency, diagnose killed probes. */
+#include "boot.h"
 #include "commands.h"
 
 #include <stdio.h>
@@ -37,6 +38,10 @@ static void usage(FILE *out)
 "missing or has no usable boot); compare 3, a mode it could not judge;\n"
 "run 130, interrupted.\n"
 "\n"
+"Environment: BOOTPROBE_MAX_BOOT_MEM (default 512M) and BOOTPROBE_MAX_RUN_MEM\n"
+"(default 1G), the memory a boot and a run's boots may take as they are read:\n"
+"a boot past its budget is left out, named; a run past its budget stops (2).\n"
+"\n"
 "Examples:\n"
 "  bootprobe run --boots 10 --mode sync --mode async\n"
 "  bootprobe run --scenario bench/scenarios/default.conf\n"
@@ -48,6 +53,13 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	char err[256];
+
+	/* The memory budgets from the environment: a value that is no size is a bad argument. */
+	if (mem_budget__init(err, sizeof(err))) {
+		fprintf(stderr, "bootprobe: %s\n", err);
+		return 2;
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

@@ -317,7 +317,7 @@ void events_reader__text(struct events_reader *r, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len;
 
-	while (p < end) {
+	while (p < end && !r->stop) {
 		const char *nl = memchr(p, '\n', end - p);
 
 		events_reader__line(r, p, nl ? (size_t)(nl - p) : (size_t)(end - p), nl);
@@ -332,7 +332,7 @@ int events_reader__file(struct events_reader *r, FILE *f)
 	ssize_t len;
 	int err = 0;
 
-	while ((len = getline(&line, &cap, f)) > 0) {
+	while (!r->stop && (len = getline(&line, &cap, f)) > 0) {
 		bool ended = line[len - 1] == '\n';
 
 		events_reader__line(r, line, len - ended, ended);

@@ -73,6 +73,7 @@ struct events_reader {
 	int type;
 	bool header, trailer;		/* the first of each, accepted */
 	bool cut;			/* the last line was cut short */
+	bool stop;			/* set by a callback: read no further line */
 	int64_t schema;			/* the header's (0 if it says none), -1 without a header */
 	uint64_t records;		/* accepted */
 	uint64_t rejected;		/* refused: the stream is damaged */

@@ -153,11 +153,102 @@ static void copy(char *dst, const char *src)
 	snprintf(dst, NAME_LEN, "%s", src ? src : "");
 }
 
+/* ---- memory budget ---------------------------------------------------------------- */
+
+/*
+ * What a boot holds is counted as it is read (docs/scale.md): each array's
+ * room as it doubles, the strings kept, the text being read, and for each
+ * record the room its look-ups' indexes (bootindex.h) take later, about
+ * 112 bytes per index it is in.  Past its budget the boot is not read on.
+ */
+#define INDEX_BYTES 112
+
+static size_t budget_boot = BOOT_MEM_DEFAULT, budget_run = RUN_MEM_DEFAULT;
+
+size_t mem_budget__boot(void)
+{
+	return budget_boot;
+}
+
+size_t mem_budget__run(void)
+{
+	return budget_run;
+}
+
+/* "512M", "1G", "1048576": bytes, at least 1 MiB; false for anything else. */
+static bool parse_size(const char *s, size_t *out)
+{
+	unsigned long long v, mult = 1;
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return false;
+	switch (*end) {
+	case 'K': case 'k': mult = 1ull << 10; end++; break;
+	case 'M': case 'm': mult = 1ull << 20; end++; break;
+	case 'G': case 'g': mult = 1ull << 30; end++; break;
+	}
+	if (mult > 1 && (!strcmp(end, "iB") || !strcmp(end, "B")))
+		end += strlen(end);
+	if (*end || v > SIZE_MAX / mult || v * mult < (1ull << 20))
+		return false;
+	*out = v * mult;
+	return true;
+}
+
+int mem_budget__init(char *err, int errlen)
+{
+	static const struct {
+		const char *env;
+		size_t *v;
+	} vars[] = { { "BOOTPROBE_MAX_BOOT_MEM", &budget_boot }, { "BOOTPROBE_MAX_RUN_MEM", &budget_run } };
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *v = getenv(vars[i].env);
+
+		if (v && !parse_size(v, vars[i].v)) {
+			snprintf(err, errlen, "%s=%.64s: not a size of at least 1 MiB (bytes, or a "
+				 "number and K, M or G)", vars[i].env, v);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* @n more bytes held; true when that takes the boot past its budget (said once). */
+static bool mem_take(struct boot_data *b, size_t n)
+{
+	b->mem_bytes += n;
+	if (b->mem_bytes > b->mem_peak)
+		b->mem_peak = b->mem_bytes;
+	if (b->mem_budget && b->mem_bytes > b->mem_budget && !b->over_budget)
+		b->over_budget = b->mem_budget_of_run ?
+			xasprintf("%s: over what the run's memory budget had left for it, %.1f MiB "
+				  "(BOOTPROBE_MAX_RUN_MEM)", b->dir, b->mem_budget / 1048576.0) :
+			xasprintf("%s: over a boot's memory budget of %.1f MiB while reading it "
+				  "(BOOTPROBE_MAX_BOOT_MEM)", b->dir, b->mem_budget / 1048576.0);
+	return b->over_budget != NULL;
+}
+
+static void mem_give(struct boot_data *b, size_t n)
+{
+	b->mem_bytes -= n < b->mem_bytes ? n : b->mem_bytes;
+}
+
+/* ARRAY_PUSH on one of @b's arrays, its room counted as it doubles; @idx indexes it is in. */
+#define MEM_PUSH(b, arr, n, idx) \
+	(mem_take((b), ((((n) & ((n) - 1)) == 0) ? ((n) ? (size_t)(n) : 1) * sizeof(*(arr)) : 0) + \
+		  (idx) * INDEX_BYTES), ARRAY_PUSH(arr, n))
+
 /* ---- event records -------------------------------------------------------------- */
 
 static void add_probe(struct boot_data *b, struct json_object *r)
 {
-	struct probe_span *p = ARRAY_PUSH(b->probes, b->nr_probes);
+	struct probe_span *p = MEM_PUSH(b, b->probes, b->nr_probes, 4);
 	struct json_object *o = jget(r, "origin");
 
 	copy(p->driver, jstr(r, "driver"));
@@ -180,7 +271,7 @@ static void add_probe(struct boot_data *b, struct json_object *r)
 
 static void add_module(struct boot_data *b, struct json_object *r)
 {
-	struct module_load *m = ARRAY_PUSH(b->modloads, b->nr_modloads);
+	struct module_load *m = MEM_PUSH(b, b->modloads, b->nr_modloads, 2);
 
 	copy(m->name, jstr(r, "name"));
 	/* A load that failed before the kernel read the module has only its file. */
@@ -197,7 +288,7 @@ static void add_module(struct boot_data *b, struct json_object *r)
 
 static void add_kthread(struct boot_data *b, struct json_object *r)
 {
-	struct kthread_wait *k = ARRAY_PUSH(b->kwaits, b->nr_kwaits);
+	struct kthread_wait *k = MEM_PUSH(b, b->kwaits, b->nr_kwaits, 2);
 	const char *caller = jstr(r, "caller");
 
 	copy(k->comm, jstr(r, "comm"));
@@ -375,8 +466,9 @@ static void add_kill(struct boot_data *b, struct signal_index *x, struct json_ob
 {
 	bool sigkill = jint(r, "sig", 0) == 9;
 	int ref = signal_ref(sigkill, sigkill ? b->nr_kills : b->nr_signals);
-	struct kill_event *k = sigkill ? ARRAY_PUSH(b->kills, b->nr_kills) :
-					 ARRAY_PUSH(b->signals, b->nr_signals);
+	/* Its room in the index that matches it to its ends (signal_index) too. */
+	struct kill_event *k = sigkill ? MEM_PUSH(b, b->kills, b->nr_kills, 2) :
+					 MEM_PUSH(b, b->signals, b->nr_signals, 1);
 	struct json_object *t = jget(r, "target"), *s = jget(r, "target_state");
 	struct json_object *stack = jget(r, "target_stack"), *m;
 
@@ -408,8 +500,12 @@ static void add_kill(struct boot_data *b, struct signal_index *x, struct json_ob
 		for (size_t i = 0; i < json_object_array_length(stack); i++) {
 			struct json_object *f = json_object_array_get_idx(stack, i);
 
-			strv__push(&k->stack, json_object_is_type(f, json_type_string) ?
-				   json_object_get_string(f) : "?");
+			const char *frame = json_object_is_type(f, json_type_string) ?
+					    json_object_get_string(f) : "?";
+
+			/* The string, its allocation's overhead and its pointer. */
+			mem_take(b, strlen(frame) + 1 + 16 + sizeof(char *));
+			strv__push(&k->stack, frame);
 		}
 	signal_index__add(x, k, ref);
 }
@@ -417,7 +513,7 @@ static void add_kill(struct boot_data *b, struct signal_index *x, struct json_ob
 /* A devnode the reader accepted has a kind, a name and a time. */
 static void add_devnode(struct boot_data *b, struct json_object *r)
 {
-	struct devnode *d = ARRAY_PUSH(b->devnodes, b->nr_devnodes);
+	struct devnode *d = MEM_PUSH(b, b->devnodes, b->nr_devnodes, 0);
 
 	copy(d->name, jstr(r, "name"));
 	snprintf(d->kind, sizeof(d->kind), "%s", jstr(r, "kind"));
@@ -546,7 +642,8 @@ static void add_attachment(struct boot_data *b, struct json_object *r, const cha
 	if (jbool(r, "truncated"))
 		warn(b, "%s:%d: attachment '%s' was cut by the collector at its size limit",
 		     label, line, name);
-	a = ARRAY_PUSH(b->attachments, b->nr_attachments);
+	a = MEM_PUSH(b, b->attachments, b->nr_attachments, 0);
+	mem_take(b, json_object_get_string_len(t) + 1);
 	copy(a->name, name);
 	a->text = xstrdup(json_object_get_string(t));
 }
@@ -590,7 +687,7 @@ int boot_data__save_attachments(const struct boot_data *b)
 struct stream {
 	struct boot_data *b;
 	const char *label;
-	const struct events_reader *r;
+	struct events_reader *r;
 	struct signal_index signals;
 };
 
@@ -600,6 +697,11 @@ static void add_record(void *ctx, struct json_object *r, enum event_type type, i
 	struct stream *st = ctx;
 	struct boot_data *b = st->b;
 
+	/* Past its memory budget the boot is not read on: it is left out, named. */
+	if (b->over_budget) {
+		st->r->stop = true;
+		return;
+	}
 	switch (type) {
 	case EVENT_PROBE:
 		add_probe(b, r);
@@ -668,7 +770,10 @@ void boot_data__parse_events(struct boot_data *b, const char *text, size_t len,
 	boot_index__free(b->index);
 	b->index = NULL;
 	b->has_events = true;
+	/* The text is held while it is read. */
+	mem_take(b, len);
 	events_reader__text(&r, text, len);
+	mem_give(b, len);
 	events_reader__finish(&r);
 	b->unknown_records = (int)r.unknown;
 	events_reader__free(&r);
@@ -785,14 +890,14 @@ static void console_line(struct boot_data *b, const char *line, const char *labe
 	} else if (sscanf(rest, "bootprobe: BOOT-COMPLETE at %lf", &v) == 1 && MARK_OK(v))
 		b->complete_s = isnan(t) ? v : t;
 	else if (sscanf(rest, "bootprobe: device %63s driver=%63s", dev, drv) == 2) {
-		struct device_state *d = ARRAY_PUSH(b->devices, b->nr_devices);
+		struct device_state *d = MEM_PUSH(b, b->devices, b->nr_devices, 1);
 
 		copy(d->device, dev);
 		copy(d->driver, drv);
 	} else if ((p = strstr(rest, "Worker [")) &&
 		   sscanf(p, "Worker [%d] processing SEQNUM=%d killed", &a, &c) == 2 &&
 		   strstr(p, "killed")) {
-		k = ARRAY_PUSH(b->udev_kills, b->nr_udev_kills);
+		k = MEM_PUSH(b, b->udev_kills, b->nr_udev_kills, 1);
 		k->worker_pid = a;
 		k->seqnum = c;
 		k->ts_s = t;
@@ -806,8 +911,9 @@ void boot_data__parse_console(struct boot_data *b, const char *text, const char 
 
 	boot_index__free(b->index);
 	b->index = NULL;
+	mem_take(b, strlen(text) + 1);
 	/* Line by line, counted: a refused line is named at FILE:LINE. */
-	for (; *line; line = nl + 1, lineno++) {
+	for (; *line && !b->over_budget; line = nl + 1, lineno++) {
 		nl = strchr(line, '\n');
 		if (nl)
 			*nl = '\0';
@@ -816,6 +922,7 @@ void boot_data__parse_console(struct boot_data *b, const char *text, const char 
 		if (!nl)
 			break;
 	}
+	mem_give(b, strlen(text) + 1);
 	free(copy_);
 }
 
@@ -944,14 +1051,19 @@ static void blank_nul_lines(struct boot_data *b, char *text, size_t len, const c
 
 /*
  * The boot folder's file @name (open at @dfd, never through a link), as
- * text of @len bytes; NULL after a warning naming @path.
+ * text of @len bytes, at most what the boot's memory budget has left;
+ * NULL after a warning naming @path (or the budget's line).
  */
 static char *read_input(struct boot_data *b, int dfd, const char *name, const char *path,
 			size_t *len)
 {
-	char *text = read_file_at(dfd, name, len);
+	size_t left = !b->mem_budget ? READ_FILE_MAX :
+		      b->mem_budget > b->mem_bytes ? b->mem_budget - b->mem_bytes : 0;
+	char *text = read_file_at_max(dfd, name, len, left);
 
-	if (!text)
+	if (!text && errno == EFBIG && left < READ_FILE_MAX)
+		mem_take(b, left + 1);	/* the file alone is past it: said as the budget */
+	else if (!text)
 		warn(b, "%s: %s", path, read_file_strerror(errno));
 	return text;
 }
@@ -973,14 +1085,41 @@ struct boot_data *boot_data__load(const char *dir, char *err, int errlen)
 
 struct boot_data *boot_data__load_at(int dfd, const char *dir, char *err, int errlen)
 {
+	bool over;
+
+	return boot_data__load_budget(dfd, dir, mem_budget__boot(), false, &over, err, errlen);
+}
+
+/* The console, made inert, then read; its three copies held meanwhile. */
+static void load_console(struct boot_data *b, char *text, size_t len, const char *path)
+{
+	char *clean;
+	size_t clean_len;
+
+	blank_nul_lines(b, text, len, path);
+	/* Inert once where it is read: no control, C1 or bidi code, valid UTF-8. */
+	clean = text_clean(text, len, true, NULL);
+	clean_len = strlen(clean) + 1;
+	if (!mem_take(b, clean_len))
+		boot_data__parse_console(b, clean, path);
+	mem_give(b, clean_len);
+	free(clean);
+}
+
+struct boot_data *boot_data__load_budget(int dfd, const char *dir, size_t budget, bool of_run,
+					 bool *over, char *err, int errlen)
+{
 	struct boot_data *b = boot_data__new(dir);
 	char *path, *text;
 	size_t len;
 
+	*over = false;
 	if (load_boot_json(b, dfd, err, errlen)) {
 		boot_data__free(b);
 		return NULL;
 	}
+	b->mem_budget = budget;
+	b->mem_budget_of_run = of_run;
 	path = xasprintf("%s/events.jsonl", dir);
 	text = read_input(b, dfd, "events.jsonl", path, &len);
 	if (text && len)
@@ -988,18 +1127,20 @@ struct boot_data *boot_data__load_at(int dfd, const char *dir, char *err, int er
 	free(text);
 	free(path);
 	path = xasprintf("%s/console.log", dir);
-	text = read_input(b, dfd, "console.log", path, &len);
+	text = b->over_budget ? NULL : read_input(b, dfd, "console.log", path, &len);
 	if (text) {
-		char *clean;
-
-		blank_nul_lines(b, text, len, path);
-		/* Inert once where it is read: no control, C1 or bidi code, valid UTF-8. */
-		clean = text_clean(text, len, true, NULL);
-		boot_data__parse_console(b, clean, path);
-		free(clean);
+		mem_take(b, len + 1);
+		load_console(b, text, len, path);
+		mem_give(b, len + 1);
 	}
 	free(text);
 	free(path);
+	if (b->over_budget) {
+		snprintf(err, errlen, "%s", b->over_budget);
+		*over = true;
+		boot_data__free(b);
+		return NULL;
+	}
 	return b;
 }
 
@@ -1008,6 +1149,7 @@ void boot_data__free(struct boot_data *b)
 	if (!b)
 		return;
 	boot_index__free(b->index);
+	free(b->over_budget);
 	for (int i = 0; i < b->nr_kills; i++)
 		strv__free(&b->kills[i].stack);
 	free(b->kills);

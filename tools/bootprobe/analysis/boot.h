@@ -172,7 +172,29 @@ struct boot_data {
 	char *unusable;
 	struct strv warnings;		/* "file:line: what" */
 	struct boot_index *index;	/* bootindex.h: built on first use */
+	/*
+	 * Memory: what the boot holds as counted while it is read (boot.c,
+	 * "memory budget"), the most it held, the budget it was read under
+	 * (0: none), whether that was what the run's budget had left, and
+	 * once past it, the one line that says so ("DIR: over its memory
+	 * budget of N MiB ...").
+	 */
+	size_t mem_bytes, mem_peak, mem_budget;
+	bool mem_budget_of_run;
+	char *over_budget;
 };
+
+/*
+ * The memory budgets (docs/scale.md): a boot's, and a run's for the boots it
+ * holds at once; BOOTPROBE_MAX_BOOT_MEM and BOOTPROBE_MAX_RUN_MEM set them
+ * (bytes, or a number and K, M or G; at least 1 MiB).
+ */
+#define BOOT_MEM_DEFAULT ((size_t)512 << 20)
+#define RUN_MEM_DEFAULT ((size_t)1 << 30)
+/* Read the environment's; -1 with the one-line reason in @err for a value that is no size. */
+int mem_budget__init(char *err, int errlen);
+size_t mem_budget__boot(void);
+size_t mem_budget__run(void);
 
 /* An empty boot (no boot.json read): for tests and the fuzzer. */
 struct boot_data *boot_data__new(const char *dir);
@@ -231,6 +253,13 @@ struct boot_data *boot_data__load(const char *dir, char *err, int errlen);
  * its files are read without following a link (one is named and refused).
  */
 struct boot_data *boot_data__load_at(int dfd, const char *dir, char *err, int errlen);
+/*
+ * The same under a memory budget of @budget bytes (@of_run: what the run's
+ * budget had left): NULL with *@over true and the one line in @err when
+ * reading the boot takes more.
+ */
+struct boot_data *boot_data__load_budget(int dfd, const char *dir, size_t budget, bool of_run,
+					 bool *over, char *err, int errlen);
 void boot_data__free(struct boot_data *b);
 
 /*

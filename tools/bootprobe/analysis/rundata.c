@@ -220,18 +220,19 @@ int run_data__read_manifest(struct run_data *r, const char *text, size_t len,
 }
 
 /* The boot folder @bdir, "RUN/boots/NAME", opened beneath the run, no link followed. */
-static struct boot_data *boot__load_beneath(struct run_data *r, const char *bdir, char *msg,
-					    int len)
+static struct boot_data *boot__load_beneath(struct run_data *r, const char *bdir, size_t budget,
+					    bool of_run, bool *over, char *msg, int len)
 {
 	const char *rel = bdir + strlen(r->dir) + 1;
 	int dfd = open_beneath(r->fd, rel, O_RDONLY | O_DIRECTORY, 0);
 	struct boot_data *b;
 
+	*over = false;
 	if (dfd < 0) {
 		snprintf(msg, len, "%s: %s: not a finished boot", bdir, read_file_strerror(errno));
 		return NULL;
 	}
-	b = boot_data__load_at(dfd, bdir, msg, len);
+	b = boot_data__load_budget(dfd, bdir, budget, of_run, over, msg, len);
 	close(dfd);
 	return b;
 }
@@ -280,10 +281,28 @@ struct run_data *run_data__load(const char *dir, char *err, int errlen)
 	r->boots = xcalloc(dirs.n ? dirs.n : 1, sizeof(*r->boots));
 	for (size_t i = 0; i < dirs.n; i++) {
 		char msg[512];
-		struct boot_data *b = boot__load_beneath(r, dirs.v[i], msg, sizeof(msg));
+		/*
+		 * Each boot is read under its own budget or what the run's has
+		 * left, whichever is less: a boot past its own is left out,
+		 * named; a run past its own stops here, naming the boot.
+		 */
+		size_t left = mem_budget__run() > r->mem_bytes ? mem_budget__run() - r->mem_bytes : 0;
+		bool of_run = left < mem_budget__boot(), over;
+		struct boot_data *b = boot__load_beneath(r, dirs.v[i], of_run ? left : mem_budget__boot(),
+							 of_run, &over, msg, sizeof(msg));
 
+		if (over && of_run) {
+			snprintf(err, errlen, "%s: over the run's memory budget of %.1f MiB at %s (the %d "
+				 "boot%s before it hold%s %.1f MiB; BOOTPROBE_MAX_RUN_MEM)", dir,
+				 mem_budget__run() / 1048576.0, dirs.v[i], r->nr_boots,
+				 r->nr_boots == 1 ? "" : "s", r->nr_boots == 1 ? "s" : "", r->mem_bytes / 1048576.0);
+			strv__free(&dirs);
+			run_data__free(r);
+			return NULL;
+		}
 		if (b && !boot_data__unusable(b)) {
 			r->boots[r->nr_boots++] = b;
+			r->mem_bytes += b->mem_bytes;
 			continue;
 		}
 		run_data__add_damaged(r, dirs.v[i], b, msg);

@@ -127,6 +127,7 @@ struct run_data {
 	char *jobs_from;	/* where that number came from, or NULL */
 	struct boot_data **boots;
 	int nr_boots;
+	size_t mem_bytes;	/* what the boots hold, as each counted it (boot.h) */
 	struct mode_stats *modes;
 	int nr_modes;
 	struct keymap mode_index;	/* modes[] by name */
