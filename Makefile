@@ -1,13 +1,16 @@
 # bootprobe: boot-time driver probe latency and killed-probe diagnosis.
 #
-#   make            build everything into build/, the Debian guest image too (installs missing packages)
+#   make            the host CLI build/bin/bootprobe and the collector build/bin/probetrace,
+#                   as any user; names a missing package
+#   make guests     the lab kernel, its initramfs and the Debian guest images
+#   make deps       install every package (deps-build, -guest, -image, -run, -test, -fleet: a set)
 #   make bench      the default benchmark (the 2014 story, time-scaled), report in results/latest
 #   make bench-real the real drivers: mptsas (SAS1068) and virtio-scsi, sync vs async_probe=1
 #   make bench-debian Debian's stock kernel, initramfs and systemd: sync vs async probing
 #   make bench-kernels Debian 12's 6.1, Debian 13's 6.12 and 7.x on one machine, compared
 #   make debian-image the Debian guest images, one per release (cached outside the repo)
 #   make check      every test: unit, patch style, guest boots, fleet (Slurm, GNU parallel);
-#                   ends "N passed, N failed"
+#                   ends "N passed, N failed"; check and bench build and install what they need
 #   make check-sanitize  unit and host tests on tools built with ASan and UBSan
 #   make V=1        show the commands
 .DELETE_ON_ERROR:
@@ -44,27 +47,49 @@ Q := @
 msg = @printf '  %-9s %s\n' '$(1)' '$(2)';
 endif
 
-DEPS_STAMP := $(BUILD)/.deps-ok
+# One stamp per package set of tools/deps.sh, once the set was there.
+DEPS := $(BUILD)/.deps
 
 .PHONY: FORCE all deps kernel guest debian-image check check-unit check-sanitize check-patches \
 	check-style check-fleet host-tools clean bench bench-2014 bench-real bench-debian \
-	bench-kernels help
+	bench-kernels help guests check-build
 .DEFAULT_GOAL := all
 
 # The in-guest collector (CO-RE BPF, libbpf skeleton, static binary): included
 # before the first rule that names $(PROBETRACE), which it defines.
 include tools/probetrace/probetrace.mk
 
-all: $(BIN)/bootprobe $(PROBETRACE) guest debian-image
+# The tools, nothing that needs a kernel build or root.
+all: $(BIN)/bootprobe $(PROBETRACE)
+
+# Every guest make check and make bench boot.
+guests: guest debian-image
 
 help:
-	@sed -n '2,11p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,15p' Makefile | sed 's/^# \{0,1\}//'
 
 # ---- packages -------------------------------------------------------------
+# tools/deps.sh's sets, each wanted by the targets that use it: build (the
+# tools), guest (the lab kernel and initramfs), image (the Debian images),
+# run (QEMU, gnuplot), test, fleet.  The build set is only checked, a
+# missing package named in one line, unless a goal promises a fresh machine
+# everything (check, bench, a guest): then, as root, every set it needs is
+# installed; as another user the packages are named.
+DEPS_SETS := build guest image run test fleet
+DEPS_INSTALL_GOALS := check check-build check-fleet check-patches bench bench-% guest guests \
+	kernel debian-image image-%
+DEPS_BUILD_ACTION := $(if $(filter $(DEPS_INSTALL_GOALS),$(MAKECMDGOALS)),install,check)
+
 deps:
-	$(Q)tools/deps.sh
-$(DEPS_STAMP): tools/deps.sh
-	$(Q)tools/deps.sh
+	$(Q)tools/deps.sh install all
+$(addprefix deps-,$(DEPS_SETS)): deps-%:
+	$(Q)tools/deps.sh install $*
+.PHONY: $(addprefix deps-,$(DEPS_SETS))
+$(DEPS)/build: tools/deps.sh
+	$(Q)tools/deps.sh $(DEPS_BUILD_ACTION) build
+	$(Q)mkdir -p $(@D) && touch $@
+$(addprefix $(DEPS)/,$(filter-out build,$(DEPS_SETS))): $(DEPS)/%: tools/deps.sh
+	$(Q)tools/deps.sh install $*
 	$(Q)mkdir -p $(@D) && touch $@
 
 # ---- host tools (C) --------------------------------------------------------
@@ -79,7 +104,7 @@ COMMON_OBJS := $(patsubst tools/%.c,$(OBJ)/%.o,$(COMMON_SRCS))
 RUNNER_OBJS := $(patsubst tools/%.c,$(OBJ)/%.o,$(RUNNER_SRCS))
 
 $(OBJ)/bootprobe/%.o: CPPFLAGS += $(BP_INCLUDES)
-$(OBJ)/%.o: tools/%.c | $(DEPS_STAMP)
+$(OBJ)/%.o: tools/%.c | $(DEPS)/build
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(@D) && $(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
@@ -90,7 +115,7 @@ $(BIN)/bootprobe: $(OBJ)/bootprobe/main.o $(RUNNER_OBJS) $(COMMON_OBJS) $(PT_STR
 # ---- guest: kernel, test module, initramfs --------------------------------
 # build-kernel.sh hashes its inputs and rebuilds only when they change; it
 # rewrites build-hash only for a new build, so dependents rebuild only then.
-$(GUEST)/build-hash: FORCE | $(DEPS_STAMP)
+$(GUEST)/build-hash: FORCE | $(DEPS)/build $(DEPS)/guest
 	$(Q)tools/build-kernel.sh $(GUEST)
 kernel: $(GUEST)/build-hash
 FORCE:
@@ -116,7 +141,7 @@ $(CLOCKCHECK): $(OBJ)/guest/clockcheck.o $(OBJ)/common/kmsg.o $(OBJ)/common/trac
 # What each kind of BPF attach point costs per event (bootprobe.attachcost=N):
 # bpf/attachcost.bpf.c, built like the collector's, static like it.
 ATTACHCOST := $(BIN)/attachcost
-$(OBJ)/guest/attachcost.o: tools/guest/attachcost.c $(PT_OBJ)/attachcost.skel.h | $(DEPS_STAMP)
+$(OBJ)/guest/attachcost.o: tools/guest/attachcost.c $(PT_OBJ)/attachcost.skel.h | $(DEPS)/build
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(@D) && $(CC) $(CPPFLAGS) -I$(PT_OBJ) $(ALL_CFLAGS) -c $< -o $@
 $(ATTACHCOST): $(OBJ)/guest/attachcost.o
@@ -156,7 +181,7 @@ $(DEBIAN_DEB): tools/debian/mkdeb.sh $(wildcard tools/debian/collector/*) $(PROB
 	$(Q)tools/debian/mkdeb.sh $(PROBETRACE) $@
 
 # The script decides from its cache key whether anything is rebuilt.
-$(addprefix image-,$(DEBIAN_IMAGES) debian-sid): image-%: $(DEBIAN_DEB) $(PROBETRACE) | $(DEPS_STAMP)
+$(addprefix image-,$(DEBIAN_IMAGES) debian-sid): image-%: $(DEBIAN_DEB) $(PROBETRACE) | $(DEPS)/image
 	$(Q)tools/debian/mkimage.sh $* $(call debian_dir,$*) $(DEBIAN_DEB) $(PROBETRACE)
 debian-image: $(addprefix image-,$(DEBIAN_IMAGES))
 .PHONY: $(addprefix image-,$(DEBIAN_IMAGES) debian-sid)
@@ -174,11 +199,11 @@ FUZZ_BINS := $(BIN)/fuzz/fuzz_events $(BIN)/fuzz/fuzz_bootjson $(BIN)/fuzz/fuzz_
 FUZZ_CFLAGS := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
 	       -Itools/common $(BP_INCLUDES) -Ibpf
 
-$(OBJ)/fuzz/%.o: tools/%.c | $(DEPS_STAMP)
+$(OBJ)/fuzz/%.o: tools/%.c | $(DEPS)/build $(DEPS)/test
 	$(call msg,FUZZ-CC,$<)
 	$(Q)mkdir -p $(@D) && clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
 
-$(BIN)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS) | $(DEPS_STAMP)
+$(BIN)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS) | $(DEPS)/build $(DEPS)/test
 	$(call msg,FUZZ-CC,$@)
 	$(Q)mkdir -p $(@D) && clang $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ -o $@ $(JSON_LIBS) -lm
 
@@ -191,7 +216,7 @@ fuzz: $(FUZZ_BINS)
 TEST_SRCS := $(wildcard tests/unit/*.c)
 TEST_BINS := $(patsubst tests/unit/%.c,$(BIN)/tests/%,$(TEST_SRCS))
 
-$(OBJ)/tests/%.o: tests/unit/%.c | $(DEPS_STAMP)
+$(OBJ)/tests/%.o: tests/unit/%.c | $(DEPS)/build
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(@D) && $(CC) $(CPPFLAGS) $(BP_INCLUDES) -Ibpf $(ALL_CFLAGS) -c $< -o $@
 
@@ -199,7 +224,10 @@ $(BIN)/tests/%: $(OBJ)/tests/%.o $(RUNNER_OBJS) $(COMMON_OBJS) $(PT_STREAM_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) $^ -o $@ $(JSON_LIBS) -lm
 
-check: $(TEST_BINS) $(FUZZ_BINS)
+# What make check boots and runs, with every package set (tests/check.sh
+# makes it, timed, then runs the stages).
+check-build: all guests $(TEST_BINS) $(FUZZ_BINS) | $(addprefix $(DEPS)/,$(DEPS_SETS))
+check:
 	$(Q)tests/check.sh
 
 # With SANITIZE=1: the unit tests built in build/sanitize, run from there.
@@ -214,11 +242,11 @@ host-tools: $(BIN)/bootprobe $(TEST_BINS)
 check-sanitize:
 	$(Q)tests/run.sh sanitize
 
-check-style: $(DEPS_STAMP)
+check-style: | $(DEPS)/test
 	$(Q)tests/run.sh style
 
 # A sharded run on a local single-node Slurm cluster and on GNU parallel.
-check-fleet: $(BIN)/bootprobe guest
+check-fleet: $(BIN)/bootprobe guest | $(DEPS)/run $(DEPS)/fleet
 	$(Q)tests/run.sh fleet
 
 # Each patch of the series must build on its own.
@@ -229,21 +257,21 @@ check-patches: $(GUEST)/build-hash
 # The default matrix (about ten minutes under TCG), the same at 2014's real
 # times (30 s udev timeout, a minute of probe; about an hour, not in CI), and
 # the real drivers (mptsas on QEMU's SAS1068, virtio-scsi with 32 disks).
-bench: all
+bench: $(BIN)/bootprobe guests | $(DEPS)/run
 	$(Q)bench/run.sh bench/scenarios/default.conf
 
-bench-2014: all
+bench-2014: $(BIN)/bootprobe guests | $(DEPS)/run
 	$(Q)bench/run.sh bench/scenarios/default.conf 2014 -- --time-scale 1 --boots 1 --timeout 1200
 
-bench-debian: all
+bench-debian: $(BIN)/bootprobe guests | $(DEPS)/run
 	$(Q)bench/run.sh bench/scenarios/debian.conf
 
 # The same q35 machine with Debian 12's 6.1, Debian 13's 6.12 and the
 # trixie-backports 7.x: which drivers got slower with the new kernel.
-bench-kernels: all
+bench-kernels: $(BIN)/bootprobe guests | $(DEPS)/run
 	$(Q)bench/run.sh bench/scenarios/kernels.conf
 
-bench-real: all
+bench-real: $(BIN)/bootprobe guests | $(DEPS)/run
 	$(Q)bench/run.sh bench/scenarios/mptsas.conf
 	$(Q)bench/run.sh bench/scenarios/virtio-scsi.conf
 

@@ -17,7 +17,7 @@ fleet_require() {
 	shift
 	for c in "$@"; do command -v "$c" >/dev/null || missing+=("$c"); done
 	if [ ${#missing[@]} -gt 0 ]; then
-		tools/deps.sh >/dev/null 2>&1
+		tools/deps.sh install fleet >/dev/null 2>&1
 		missing=()
 		for c in "$@"; do command -v "$c" >/dev/null || missing+=("$c"); done
 	fi

@@ -1,6 +1,6 @@
 # probetrace: the in-guest collector (CO-RE BPF + libbpf skeleton), a static
 # binary for the initramfs.  Included by the top-level Makefile, which
-# provides BUILD, GUEST, BIN, OBJ, Q, msg, DEPS_STAMP, CC, ALL_CFLAGS, CPPFLAGS.
+# provides BUILD, GUEST, BIN, OBJ, Q, msg, DEPS, CC, ALL_CFLAGS, CPPFLAGS.
 #
 #   vmlinux.h   in the tree, bpf/vmlinux/ARCH/vmlinux.h, dumped from the lab
 #               kernel's BTF ($(GUEST)/vmlinux), as bcc's libbpf-tools keep
@@ -46,7 +46,7 @@ probetrace: $(PROBETRACE)
 # The lab kernel's types, dumped again and compared with the tree's copy
 # (needs the kernel build); vmlinux-h-update replaces the copy.
 PT_VMLINUX_NEW := $(BUILD)/vmlinux-$(PT_ARCH).h
-$(PT_VMLINUX_NEW): $(GUEST)/build-hash | $(DEPS_STAMP)
+$(PT_VMLINUX_NEW): $(GUEST)/build-hash | $(DEPS)/build
 	$(call msg,BTF,$@)
 	$(Q)mkdir -p $(@D) && \
 		$(BPFTOOL) btf dump file $(GUEST)/vmlinux format c >$@.tmp && \
@@ -61,7 +61,7 @@ vmlinux-h-update: $(PT_VMLINUX_NEW)
 
 # Every bpf/NAME.bpf.c (probetrace, and the attachcost benchmark in the
 # guest): -MMD, so that a change in a shared header or vmlinux.h rebuilds it.
-$(PT_OBJ)/%.bpf.o: bpf/%.bpf.c $(PT_VMLINUX_H) | $(DEPS_STAMP)
+$(PT_OBJ)/%.bpf.o: bpf/%.bpf.c $(PT_VMLINUX_H) | $(DEPS)/build
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D) && \
 		$(BPF_CLANG) $(PT_BPF_CFLAGS) -MMD -MP -MT $@ -MF $(@:.o=.d) \
@@ -77,13 +77,13 @@ $(PT_OBJ)/%.skel.h: $(PT_OBJ)/%.bpf.o
 $(PT_OBJ)/probetrace.o: $(PT_SKEL)
 
 # More specific than the top-level $(OBJ)/%.o rule (shorter stem): wins.
-$(PT_OBJ)/%.o: tools/probetrace/%.c | $(DEPS_STAMP)
+$(PT_OBJ)/%.o: tools/probetrace/%.c | $(DEPS)/build
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(@D) && \
 		$(CC) $(CPPFLAGS) -Ibpf -I$(PT_OBJ) $(ALL_CFLAGS) -c $< -o $@
 
 # Static: the initramfs has no shared libbpf, libelf or json-c.
-$(PROBETRACE): $(PT_OBJS) $(PT_COMMON_OBJS) | $(DEPS_STAMP)
+$(PROBETRACE): $(PT_OBJS) $(PT_COMMON_OBJS) | $(DEPS)/build
 	$(call msg,LINK,$@)
 	$(Q)test -e "$$($(CC) -print-file-name=libjson-c.a)" || \
 		{ echo "probetrace: libjson-c.a not found (install libjson-c-dev)" >&2; exit 1; }
