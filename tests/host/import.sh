@@ -15,21 +15,22 @@ fixture=tests/data/boots/sigterm
 # dmesg's text: the serial console's lines without their carriage returns.
 tr -d '\r' <"$fixture/console.log" >"$tmp/dmesg.txt"
 
-# log FILE RELEASE: the fixture's stream with the finish service's
-# attachments before its trailer, as a machine keeps it.
+# log FILE RELEASE [MACHINE]: the fixture's stream with the finish service's
+# attachments before its trailer, as a machine keeps it.  Two boots of one
+# release are two machines' (the same log twice is one boot: import-duplicates.sh).
 log() {
 	local att
-	att=$(jq -nc --arg r "$2" --rawfile d "$tmp/dmesg.txt" \
+	att=$(jq -nc --arg r "$2" --arg m "${3:-Test Machine 3000}" --rawfile d "$tmp/dmesg.txt" \
 		'{type:"attachment",name:"uname-r.txt",text:($r + "\n")},
 		 {type:"attachment",name:"kernel-cmdline.txt",text:"root=/dev/sda1 udev.event_timeout=3\n"},
-		 {type:"attachment",name:"dmi-product-name.txt",text:"Test Machine 3000\n"},
+		 {type:"attachment",name:"dmi-product-name.txt",text:($m + "\n")},
 		 {type:"attachment",name:"dmesg.txt",text:$d}')
 	{ grep -v '"type":"trailer"' "$fixture/events.jsonl"; echo "$att"
 	  grep '"type":"trailer"' "$fixture/events.jsonl"; } >"$1"
 }
 log "$tmp/a.jsonl" 6.1.0-56-amd64
 log "$tmp/b.jsonl" 6.1.0-57-amd64
-log "$tmp/c.jsonl" 6.1.0-57-amd64
+log "$tmp/c.jsonl" 6.1.0-57-amd64 "Test Machine 3001"
 echo '{"not":"a stream"}' >"$tmp/junk.jsonl"
 
 "$BP" import -o "$tmp/res" --run-id fleet "$tmp/a.jsonl" "$tmp/b.jsonl" "$tmp/c.jsonl" \
@@ -37,7 +38,7 @@ echo '{"not":"a stream"}' >"$tmp/junk.jsonl"
 rc=$?
 sed 's/^/#   /' "$tmp/out"
 check "import exits 1: three imported, two refused (rc $rc)" \
-	bash -c '[ "$1" -eq 1 ] && grep -q "(3 boots imported, 2 refused)" "$2"' _ "$rc" "$tmp/out"
+	bash -c '[ "$1" -eq 1 ] && grep -q "(3 boots imported, 2 refused, 0 left out as duplicates)" "$2"' _ "$rc" "$tmp/out"
 check "the log that is no stream is named with why" \
 	grep -q 'junk.jsonl: refused: no header record: not a bootprobe-collector stream' "$tmp/out"
 check "the missing log is named with why" grep -q 'missing.jsonl: refused: No such file or directory' "$tmp/out"

@@ -14,12 +14,14 @@
 #define _GNU_SOURCE
 #include "boot.h"
 #include "jsonio.h"
+#include "keymap.h"
 #include "outcome.h"
 #include "resultfiles.h"
 #include "commands.h"
 #include "scenario.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,9 +48,11 @@ static const char import_usage[] =
 "\n"
 "A log with records the reader refuses is imported and named (\"kept,\n"
 "incomplete\"), unless its header, trailer or probe spans are unusable.\n"
+"One boot is imported once: a log whose boot id (its file name, BOOT_ID.jsonl)\n"
+"or whose content is that of a log imported before is left out and named.\n"
 "\n"
-"Exit: 0 every log imported, 1 some refused (named; the others imported),\n"
-"2 bad usage or nothing to import.\n"
+"Exit: 0 every log imported, 1 some refused or left out as duplicates (named;\n"
+"the others imported), 2 bad usage or nothing to import.\n"
 "\n"
 "Examples:\n"
 "  scp 'host:/var/log/bootprobe/*.jsonl' logs/\n"
@@ -66,6 +70,7 @@ struct import_opts {
 struct imported {
 	char *name, *mode, *cmdline, *dir;
 	const char *outcome;
+	const char *log;	/* the log it came from (argv) */
 };
 
 /* The first line of an attachment, or "". */
@@ -87,9 +92,12 @@ static struct boot_data *import__read(const char *log, char **text, size_t *len,
 {
 	struct boot_data *b;
 
-	*text = read_file(log, len);
+	/* A log is read under a boot's memory budget, as report reads a boot. */
+	*text = read_file_fd_max(open(log, O_RDONLY | O_NONBLOCK | O_CLOEXEC), len,
+				 mem_budget__boot());
 	if (!*text) {
-		*why = read_file_strerror(errno);
+		*why = errno == EFBIG ? "larger than a boot's memory budget "
+					"(BOOTPROBE_MAX_BOOT_MEM)" : read_file_strerror(errno);
 		return NULL;
 	}
 	if (strlen(*text) != *len) {
@@ -97,8 +105,11 @@ static struct boot_data *import__read(const char *log, char **text, size_t *len,
 		return NULL;
 	}
 	b = boot_data__new(log);
+	b->mem_budget = mem_budget__boot();
 	boot_data__parse_events(b, *text, *len, log);
-	if (!b->has_header)
+	if (b->over_budget)
+		*why = b->over_budget;
+	else if (!b->has_header)
 		*why = "no header record: not a bootprobe-collector stream";
 	else if (boot_data__unusable(b))
 		*why = b->unusable;
@@ -194,20 +205,87 @@ static void imported__free(struct imported *im)
 	free(im->dir);
 }
 
-/* How many boots of @mode were imported before: the next index is one more. */
-static int mode_count(const struct imported *v, int n, const char *mode)
-{
-	int c = 0;
+/*
+ * The boots already imported, by mode (how many: the next index is one
+ * more), by boot id and by content (which one: a log of either is the same
+ * boot again).  Hash indexes: n logs cost O(n), not O(n^2).
+ */
+struct import_index {
+	struct keymap modes, ids, contents;
+	int *mode_count;
+	int nr_modes;
+};
 
-	for (int i = 0; i < n; i++)
-		c += !strcmp(v[i].mode, mode);
-	return c;
+/* The boots of @mode imported so far; with @add, one more. */
+static int import_index__mode(struct import_index *x, const char *mode, bool add)
+{
+	int k = keymap__put_str(&x->modes, mode, x->nr_modes);
+
+	if (k == x->nr_modes)
+		*ARRAY_PUSH(x->mode_count, x->nr_modes) = 0;
+	return add ? ++x->mode_count[k] : x->mode_count[k];
+}
+
+static void import_index__free(struct import_index *x)
+{
+	keymap__free(&x->modes);
+	keymap__free(&x->ids);
+	keymap__free(&x->contents);
+	free(x->mode_count);
+}
+
+/*
+ * The boot id a log's file name says (BOOT_ID.jsonl, as the collector's
+ * finish service names it: /proc/sys/kernel/random/boot_id), into @id; false
+ * if the name is no boot id.
+ */
+static bool log_boot_id(const char *log, char *id, size_t len)
+{
+	const char *base = strrchr(log, '/') ? strrchr(log, '/') + 1 : log;
+	static const char shape[] = "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx";
+
+	if (strlen(base) != sizeof(shape) - 1 + 6 || strcmp(base + sizeof(shape) - 1, ".jsonl"))
+		return false;
+	for (size_t i = 0; i < sizeof(shape) - 1; i++)
+		if (shape[i] == '-' ? base[i] != '-' : !strchr("0123456789abcdef", base[i]) ||
+		    !base[i])
+			return false;
+	snprintf(id, len, "%.*s", (int)sizeof(shape) - 1, base);
+	return true;
+}
+
+/*
+ * The boot imported before that log @log (its text @text of @len bytes) is
+ * again: its place in @v, or -1; @what gets why ("boot id ..." or "the same
+ * content").  Else the log is entered as boot @n.
+ */
+static int import_index__duplicate(struct import_index *x, const char *log, const char *text,
+				   size_t len, int n, char *what, size_t wlen)
+{
+	uint64_t key[2] = { keymap__hash(text, len), len };
+	char id[64];
+	int k;
+
+	if (log_boot_id(log, id, sizeof(id))) {
+		k = keymap__put_str(&x->ids, id, n);
+		if (k != n) {
+			snprintf(what, wlen, "boot id %s", id);
+			return k;
+		}
+	}
+	k = keymap__put(&x->contents, key, sizeof(key), n);
+	if (k != n) {
+		snprintf(what, wlen, "the same content");
+		return k;
+	}
+	return -1;
 }
 
 static int write_manifest(const char *dir, const char *run_id, const struct imported *v, int n)
 {
 	struct manifest man;
 	char *path = xasprintf("%s/manifest.json", dir);
+	struct keymap named = { 0 };
 	int err;
 
 	manifest__init(&man);
@@ -220,7 +298,7 @@ static int write_manifest(const char *dir, const char *run_id, const struct impo
 		struct manifest_boot *mb = &man.boots[man.nr_boots++];
 
 		/* A mode's first boot names it, with its kernel's command line. */
-		if (mode_count(v, i, v[i].mode) == 0) {
+		if (keymap__put_str(&named, v[i].mode, i) == i) {
 			struct manifest_mode *mm = &man.modes[man.nr_modes++];
 
 			manifest_mode__init(mm);
@@ -235,6 +313,7 @@ static int write_manifest(const char *dir, const char *run_id, const struct impo
 		mb->outcome = v[i].outcome;
 	}
 	err = manifest__write(&man, path, WHO);
+	keymap__free(&named);
 	free(man.modes);
 	free(man.boots);
 	free(path);
@@ -311,8 +390,9 @@ int cmd_import(int argc, char **argv)
 {
 	struct import_opts o;
 	struct imported *v;
+	struct import_index x = { 0 };
 	char id[128], *dir;
-	int rc = parse_args(&o, argc, argv), n = 0, refused = 0;
+	int rc = parse_args(&o, argc, argv), n = 0, refused = 0, duplicates = 0;
 
 	if (rc)
 		return rc == HELP_SHOWN ? 0 : rc;
@@ -327,6 +407,8 @@ int cmd_import(int argc, char **argv)
 		int index;
 		struct boot_data *b = import__read(argv[i], &text, &len, &why);
 		struct imported_boot ib;
+		char what[96];
+		int dup;
 
 		if (why) {
 			fprintf(stderr, WHO ": %s: refused: %s\n", argv[i], why);
@@ -335,8 +417,19 @@ int cmd_import(int argc, char **argv)
 			free(text);
 			continue;
 		}
+		/* One boot, one sample: the same boot again would narrow every CI. */
+		dup = import_index__duplicate(&x, argv[i], text, len, n, what, sizeof(what));
+		if (dup >= 0) {
+			fprintf(stderr, WHO ": %s: left out: the same boot as %s (%s), imported as "
+				"%s\n", argv[i], v[dup].log, what, v[dup].dir);
+			duplicates++;
+			boot_data__free(b);
+			free(text);
+			continue;
+		}
 		mode = import__mode(&o, b);
-		index = mode_count(v, n, mode) + 1;
+		index = import_index__mode(&x, mode, false) + 1;
+		v[n].log = argv[i];
 		v[n].mode = mode;
 		v[n].name = xasprintf("%s-%03d", mode, index);
 		v[n].cmdline = first_line(b, "kernel-cmdline.txt");
@@ -351,6 +444,7 @@ int cmd_import(int argc, char **argv)
 		} else {
 			if (!o.quiet)
 				printf("%s -> %s\n", argv[i], bdir);
+			import_index__mode(&x, mode, true);
 			n++;
 		}
 		imported_boot__free(&ib);
@@ -360,12 +454,13 @@ int cmd_import(int argc, char **argv)
 	}
 	if (write_manifest(dir, id, v, n))
 		refused++;
-	if (!o.quiet || refused)
-		printf("run: %s (%d boot%s imported, %d refused)\n", dir, n, n == 1 ? "" : "s",
-		       refused);
+	if (!o.quiet || refused || duplicates)
+		printf("run: %s (%d boot%s imported, %d refused, %d left out as duplicates)\n", dir, n,
+		       n == 1 ? "" : "s", refused, duplicates);
 	for (int i = 0; i < n; i++)
 		imported__free(&v[i]);
+	import_index__free(&x);
 	free(v);
 	free(dir);
-	return !n ? 2 : refused ? 1 : 0;
+	return !n ? 2 : refused || duplicates ? 1 : 0;
 }
