@@ -1,7 +1,7 @@
 # bootprobe: boot-time driver probe latency and killed-probe diagnosis.
 #
-#   make            the host CLI build/bin/bootprobe and the collector build/bin/probetrace,
-#                   as any user; names a missing package
+#   make            the host CLI build/bin/bootprobe, the collector build/bin/probetrace and
+#                   their man pages (build/man/), as any user; names a missing package
 #   make guests     the lab kernel, its initramfs and the Debian guest images
 #   make deps       install every package (deps-build, -guest, -image, -run, -test, -fleet: a set)
 #   make bench      the default benchmark (the 2014 story, time-scaled), report in results/latest
@@ -52,7 +52,7 @@ DEPS := $(BUILD)/.deps
 
 .PHONY: FORCE all deps kernel guest debian-image check check-unit check-sanitize check-patches \
 	check-style check-fleet host-tools clean bench bench-2014 bench-real bench-debian \
-	bench-kernels help guests check-build
+	bench-kernels help guests check-build man
 .DEFAULT_GOAL := all
 
 # The in-guest collector (CO-RE BPF, libbpf skeleton, static binary): included
@@ -60,7 +60,7 @@ DEPS := $(BUILD)/.deps
 include tools/probetrace/probetrace.mk
 
 # The tools, nothing that needs a kernel build or root.
-all: $(BIN)/bootprobe $(PROBETRACE)
+all: $(BIN)/bootprobe $(PROBETRACE) man
 
 # Every guest make check and make bench boot.
 guests: guest debian-image
@@ -111,6 +111,17 @@ $(OBJ)/%.o: tools/%.c | $(DEPS)/build
 $(BIN)/bootprobe: $(OBJ)/bootprobe/main.o $(RUNNER_OBJS) $(COMMON_OBJS) $(PT_STREAM_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) $^ -o $@ $(JSON_LIBS) -lm
+
+# ---- man pages ----------------------------------------------------------------
+# Made from each program's --help (tools/man/mkman.sh): the two never disagree.
+MAN := $(BUILD)/man
+$(MAN)/man1/bootprobe.1: $(BIN)/bootprobe tools/man/mkman.sh
+	$(call msg,MAN,$@)
+	$(Q)mkdir -p $(@D) && tools/man/mkman.sh bootprobe $< >$@
+$(MAN)/man8/probetrace.8: $(PROBETRACE) tools/man/mkman.sh
+	$(call msg,MAN,$@)
+	$(Q)mkdir -p $(@D) && tools/man/mkman.sh probetrace $< >$@
+man: $(MAN)/man1/bootprobe.1 $(MAN)/man8/probetrace.8
 
 # ---- guest: kernel, test module, initramfs --------------------------------
 # build-kernel.sh hashes its inputs and rebuilds only when they change; it

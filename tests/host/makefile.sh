@@ -87,7 +87,7 @@ if "${as_user[@]}" env PATH="$shim:$PATH" HOME="$tmp" make -C "$copy" --no-print
 else
 	fail "make as $who in a copy with an empty build/" "$(tail -3 "$tmp/user.out" | tr '\n' ' ')"
 fi
-for f in bin/bootprobe bin/probetrace; do
+for f in bin/bootprobe bin/probetrace man/man1/bootprobe.1 man/man8/probetrace.8; do
 	check "make as $who made build/$f" test -s "$copy/build/$f"
 done
 check "make as $who: the collector built from the tree's vmlinux.h, with no build/guest" \
