@@ -13,6 +13,8 @@ for t in "$@"; do
 	dict=(-dict=tests/fuzz/json.dict)
 	case "$name" in
 	fuzz_events) seeds=(tests/data/events/* tests/data/console/*) ;;
+	# The consoles, and the kernel logs of the recorded boots (below).
+	fuzz_console) seeds=(tests/data/console/*) ;;
 	fuzz_bootjson) seeds=(tests/data/bootjson/*) ;;
 	fuzz_manifest) seeds=(tests/data/manifest/*) ;;
 	fuzz_frames) seeds=(tests/data/frames/*) ;;
@@ -27,7 +29,8 @@ for t in "$@"; do
 	# The recorded boots (tests/data/boots/NAME/) too, named apart.
 	for f in tests/data/boots/*/*; do
 		case "$name:${f##*/}" in
-		fuzz_events:events.jsonl | fuzz_events:console.log | fuzz_bootjson:boot.json)
+		fuzz_events:events.jsonl | fuzz_events:console.log | fuzz_bootjson:boot.json | \
+		fuzz_console:console.log)
 			b=${f%/*}
 			cp "$f" "$corpus/boots-${b##*/}-${f##*/}" ;;
 		esac

@@ -1090,8 +1090,7 @@ struct boot_data *boot_data__load_at(int dfd, const char *dir, char *err, int er
 	return boot_data__load_budget(dfd, dir, mem_budget__boot(), false, &over, err, errlen);
 }
 
-/* The console, made inert, then read; its three copies held meanwhile. */
-static void load_console(struct boot_data *b, char *text, size_t len, const char *path)
+void boot_data__read_console(struct boot_data *b, char *text, size_t len, const char *path)
 {
 	char *clean;
 	size_t clean_len;
@@ -1130,7 +1129,7 @@ struct boot_data *boot_data__load_budget(int dfd, const char *dir, size_t budget
 	text = b->over_budget ? NULL : read_input(b, dfd, "console.log", path, &len);
 	if (text) {
 		mem_take(b, len + 1);
-		load_console(b, text, len, path);
+		boot_data__read_console(b, text, len, path);
 		mem_give(b, len + 1);
 	}
 	free(text);

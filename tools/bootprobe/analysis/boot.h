@@ -271,6 +271,12 @@ void boot_data__parse_events(struct boot_data *b, const char *text, size_t len,
 /* The console's lines; after the events, whose header says printk's offset. */
 void boot_data__parse_console(struct boot_data *b, const char *text, const char *label);
 /*
+ * A console.log's (or an imported kernel log's) @len bytes as a boot folder's
+ * is read: lines with a NUL byte blanked and named, the text made inert
+ * (text_clean()), then parsed; @text is changed.  For the loader and the fuzzer.
+ */
+void boot_data__read_console(struct boot_data *b, char *text, size_t len, const char *label);
+/*
  * boot.json's text (@len bytes, NUL-terminated, read from @label) into @b:
  * name, mode, outcome, kernel command line, wall time.  -1 with a message in
  * @err if it is not a finished boot's (no JSON object, a NUL byte).
