@@ -7,8 +7,9 @@
 # asserted below that; the work itself is counted by tests/unit/test_scale.c.
 #   - a manifest listing 150001 boots (the duplicate check scanned the list
 #     per entry: ~10^10 string compares);
-#   - two boots of 40009 probes, each by a driver of its own (report found
-#     each driver by a scan of the mode's: ~10^9 per boot and again per mode);
+#   - two modes' boots of 40009 probes, each by a driver of its own (report
+#     found each driver and device by a scan of the mode's, then of the other
+#     mode's: ~10^9 string compares several times over);
 #   - 100003 SIGKILLs to one task, then 100003 exits of it before them (each
 #     exit scanned every kept signal: ~10^10).
 set -u
@@ -20,10 +21,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 limit=${SCALE_TIMEOUT:-30}
 
-# boot DIR NAME: a finished boot's boot.json.
+# boot DIR NAME [MODE]: a finished boot's boot.json.
 boot() {
 	mkdir -p "$1"
-	printf '{"schema":1,"boot":"%s","mode":"sync","index":1,"outcome":"ok"}\n' "$2" >"$1/boot.json"
+	printf '{"schema":1,"boot":"%s","mode":"%s","index":1,"outcome":"ok"}\n' "$2" "${3:-sync}" \
+		>"$1/boot.json"
 }
 
 # A run whose manifest lists 150001 boots, of which one exists.
@@ -40,10 +42,11 @@ check "a manifest of 150001 boots: explain within ${limit} s (rc $rc; 124 is the
 check "its 150000 missing boots are each named left out" \
 	test "$(grep -c 'left out: .*/boots/sync-' "$tmp/err1")" -eq 150000
 
-# Two boots of 40009 probes, each by a driver of its own.
+# Two boots of 40009 probes, each by a driver of its own, in two modes
+# (the drivers and devices of one are looked up in the other's).
 run=$tmp/drivers
-for b in sync-001 sync-002; do
-	boot "$run/boots/$b" "$b"
+for b in sync-001 async-001; do
+	boot "$run/boots/$b" "$b" "${b%-*}"
 	awk 'BEGIN { print "{\"type\":\"header\",\"schema\":1}"
 		for (i = 0; i < 40009; i++)
 			printf "{\"type\":\"probe\",\"ts_ns\":%d,\"pid\":%d,\"driver\":\"drv%d\",\"device\":\"dev%d\",\"start_ns\":%d,\"end_ns\":%d,\"ret\":0}\n", 2000000 + i, 100 + i % 1000, i, i, 1000000 + i, 2000000 + i
