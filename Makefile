@@ -205,7 +205,7 @@ FUZZ_SRCS := $(COMMON_SRCS) $(RUNNER_SRCS) $(PT_STREAM_SRCS)
 FUZZ_OBJS := $(patsubst tools/%.c,$(OBJ)/fuzz/%.o,$(FUZZ_SRCS))
 FUZZ_SECONDS ?= 30
 FUZZ_BINS := $(BIN)/fuzz/fuzz_events $(BIN)/fuzz/fuzz_bootjson $(BIN)/fuzz/fuzz_manifest \
-	     $(BIN)/fuzz/fuzz_scenario $(BIN)/fuzz/fuzz_frames $(BIN)/fuzz/fuzz_console
+	     $(BIN)/fuzz/fuzz_scenario $(BIN)/fuzz/fuzz_frames
 # Any UBSan report is a crash libFuzzer keeps, not a line in its log.
 FUZZ_CFLAGS := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
 	       -Itools/common $(BP_INCLUDES) -Ibpf
@@ -259,6 +259,12 @@ check-style: | $(DEPS)/test
 # A sharded run on a local single-node Slurm cluster and on GNU parallel.
 check-fleet: $(BIN)/bootprobe guest | $(DEPS)/run $(DEPS)/fleet
 	$(Q)tests/run.sh fleet
+
+# A Debian 12 root with only the build packages, cached, for
+# tests/host/makefile-chroot.sh (which skips without it): mmdebstrap, 2-4 min.
+build-chroot:
+	$(Q)tools/build-chroot.sh >/dev/null
+.PHONY: build-chroot
 
 # Each patch of the series must build on its own.
 check-patches: $(GUEST)/build-hash
