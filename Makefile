@@ -205,7 +205,7 @@ FUZZ_SRCS := $(COMMON_SRCS) $(RUNNER_SRCS) $(PT_STREAM_SRCS)
 FUZZ_OBJS := $(patsubst tools/%.c,$(OBJ)/fuzz/%.o,$(FUZZ_SRCS))
 FUZZ_SECONDS ?= 30
 FUZZ_BINS := $(BIN)/fuzz/fuzz_events $(BIN)/fuzz/fuzz_bootjson $(BIN)/fuzz/fuzz_manifest \
-	     $(BIN)/fuzz/fuzz_scenario $(BIN)/fuzz/fuzz_frames
+	     $(BIN)/fuzz/fuzz_scenario $(BIN)/fuzz/fuzz_frames $(BIN)/fuzz/fuzz_console
 # Any UBSan report is a crash libFuzzer keeps, not a line in its log.
 FUZZ_CFLAGS := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
 	       -Itools/common $(BP_INCLUDES) -Ibpf
