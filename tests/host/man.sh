@@ -33,7 +33,10 @@ same() {	# same WHAT A B
 # the one make wrote (tests/host/makefile.sh: make writes it).
 page=$tmp/bootprobe.1
 tools/man/mkman.sh bootprobe "$BP" >"$page"
-if [ -e "$MANDIR/man1/bootprobe.1" ]; then
+if [ -e "$MANDIR/man1/bootprobe.1" ] && { [ "$MANDIR/man1/bootprobe.1" -ot "$BP" ] ||
+	[ "$MANDIR/man1/bootprobe.1" -ot tools/man/mkman.sh ]; }; then
+	skip "the built bootprobe(1) is the page of --help" "$MANDIR/man1/bootprobe.1 is older than its sources (make man)"
+elif [ -e "$MANDIR/man1/bootprobe.1" ]; then
 	check "$MANDIR/man1/bootprobe.1 is the page this bootprobe's --help makes" \
 		cmp -s "$MANDIR/man1/bootprobe.1" "$page"
 else
@@ -71,7 +74,10 @@ if [ ! -x "$PT" ]; then
 fi
 page=$tmp/probetrace.8
 tools/man/mkman.sh probetrace "$PT" >"$page"
-if [ -e "$MANDIR/man8/probetrace.8" ]; then
+if [ -e "$MANDIR/man8/probetrace.8" ] && { [ "$MANDIR/man8/probetrace.8" -ot "$PT" ] ||
+	[ "$MANDIR/man8/probetrace.8" -ot tools/man/mkman.sh ]; }; then
+	skip "the built probetrace(8) is the page of --help" "$MANDIR/man8/probetrace.8 is older than its sources (make man)"
+elif [ -e "$MANDIR/man8/probetrace.8" ]; then
 	check "$MANDIR/man8/probetrace.8 is the page this probetrace's --help makes" \
 		cmp -s "$MANDIR/man8/probetrace.8" "$page"
 else
