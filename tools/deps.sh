@@ -64,6 +64,13 @@ if [ "$action" = list ]; then
 	exit 0
 fi
 
+# Sets installed by make -j at once: one apt-get at a time, each seeing
+# what the one before it installed.
+if [ "$action" = install ] && [ "$(id -u)" -eq 0 ] && command -v flock >/dev/null; then
+	exec 9>>/run/lock/bootprobe-deps.lock 2>/dev/null || exec 9>>/tmp/bootprobe-deps.lock
+	flock 9
+fi
+
 # Which of them is not installed: one dpkg-query for them all.
 if ! command -v dpkg-query >/dev/null; then
 	[ "$action" = check ] && exit 0	# not Debian: the compiler will say what is missing
