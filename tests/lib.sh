@@ -62,7 +62,7 @@ require_bp() {
 
 require_guest() {
 	if [ ! -x "$BP" ] || [ ! -e build/guest/bzImage ] || [ ! -e build/guest/initramfs.cpio ]; then
-		skip "$1" "guest not built (run make)"
+		skip "$1" "guest not built (make guest)"
 		exit 0
 	fi
 }

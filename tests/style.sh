@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 
 src=$(cat build/guest/kernel-dir 2>/dev/null)/src
 if [ ! -x "$src/scripts/checkpatch.pl" ]; then
-	skip "checkpatch.pl passes on the kernel code" "no kernel tree yet (run make)"
+	skip "checkpatch.pl passes on the kernel code" "no kernel tree yet (make guest)"
 	exit 0
 fi
 ignore=UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES
