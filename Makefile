@@ -231,6 +231,8 @@ $(OBJ)/tests/%.o: tests/unit/%.c | $(DEPS)/build
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(@D) && $(CC) $(CPPFLAGS) $(BP_INCLUDES) -Ibpf $(ALL_CFLAGS) -c $< -o $@
 
+# The collector's attachments in binary output (its own objects, no BPF).
+$(BIN)/tests/test_attach: $(PT_OBJ)/attach.o $(PT_OBJ)/output.o
 $(BIN)/tests/%: $(OBJ)/tests/%.o $(RUNNER_OBJS) $(COMMON_OBJS) $(PT_STREAM_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) $^ -o $@ $(JSON_LIBS) -lm

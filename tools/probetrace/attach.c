@@ -78,10 +78,14 @@ static void send_one(int dirfd, const char *name, struct output *out,
 	json_object_object_add(o, "bytes", json_object_new_int64(len));
 	json_object_object_add(o, "truncated", json_object_new_boolean(cut));
 	json_object_object_add(o, "text", json_str_len(text, len));
-	output__write(out, o);
+	/* A record the output refuses (too large for a frame, a full disk) is
+	 * counted as skipped, never counted as sent. */
+	if (output__write(out, o) < 0)
+		st->skipped++;
+	else
+		st->sent++;
 	json_object_put(o);
 	free(text);
-	st->sent++;
 }
 
 /* The names in @dirfd (but . and ..), sorted; -errno. */

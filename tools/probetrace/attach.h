@@ -11,7 +11,7 @@
 
 struct output;
 
-#define PT_ATTACH_MAX_BYTES	(256 * 1024)	/* per file; the rest is cut */
+#define PT_ATTACH_MAX_BYTES	(1024 * 1024)	/* per file (a kernel log); the rest is cut */
 #define PT_ATTACH_MAX_FILES	16
 #define PT_ATTACH_MAX_NAME	63	/* bytes; the host keeps names of 63 */
 

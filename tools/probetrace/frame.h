@@ -19,7 +19,11 @@
 #include <stdint.h>
 
 #define PT_FRAME_MAGIC	0x46425450u	/* "PTBF", little-endian */
-#define PT_FRAME_MAX	(64u << 10)	/* payload bytes; a sample is < 4 KiB */
+/*
+ * Payload bytes.  A sample is < 4 KiB; the largest JSON record is an
+ * attachment: PT_ATTACH_MAX_BYTES of text, escaped (at most 6 bytes a byte).
+ */
+#define PT_FRAME_MAX	(8u << 20)
 
 enum pt_frame_kind {
 	PT_FRAME_SAMPLE = 1,	/* a ring buffer sample, as it came */
