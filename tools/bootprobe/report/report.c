@@ -1339,7 +1339,8 @@ static void put_hosts(struct doc *d, const struct run_data *r)
 		put_table(d, (const char *const[]){ "host", "mode", "boots",
 				"median boot time (s)", NULL });
 	}
-	qsort(g, nr_g, sizeof(*g), cmp_host_mode);
+	if (nr_g)
+		qsort(g, nr_g, sizeof(*g), cmp_host_mode);
 	for (int k = 0; k < nr_g; k++) {
 		char med[32];
 
