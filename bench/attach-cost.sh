@@ -23,7 +23,7 @@ kills=${2:-20011}
 fmt=100003
 pt_require "BPF attach cost benchmark"
 if ! pt_initrd_files "$PT_INITRD" | grep -qx 'bin/attachcost'; then
-	echo "bench/attach-cost.sh: $PT_INITRD has no bin/attachcost (run make)" >&2
+	echo "bench/attach-cost.sh: $PT_INITRD has no bin/attachcost (make guests)" >&2
 	exit 1
 fi
 

@@ -20,7 +20,7 @@ work=$cache/patchcheck
 
 kdir=$(cat "$guest/kernel-dir" 2>/dev/null)
 if [ -z "$kdir" ] || [ ! -e "$kdir/obj/.config" ]; then
-	echo "not ok - each patch builds on its own : no kernel build in $guest (run make)"
+	echo "not ok - each patch builds on its own : no kernel build in $guest (make guests)"
 	exit 1
 fi
 mapfile -t patches < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$patchdir/series")

@@ -25,7 +25,7 @@ pt_require() {
 	elif [ ! -x "$PROBETRACE" ]; then
 		why="$PROBETRACE not built (make build/bin/probetrace)"
 	elif [ ! -x "$BP" ] || [ ! -e build/guest/bzImage ]; then
-		why="guest or runner not built (run make)"
+		why="guest or runner not built (make guests)"
 	elif [ ! -e "$PT_INITRD" ]; then
 		why="$PT_INITRD missing"
 	elif ! pt_initrd_files "$PT_INITRD" | grep -qx 'bin/probetrace'; then

@@ -13,7 +13,7 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/guest/probetrace-lib.sh
 pt_require "probetrace under a synthetic signal storm"
 if ! pt_initrd_files "$PT_INITRD" | grep -qx 'bin/storm'; then
-	skip "probetrace under a synthetic signal storm" "$PT_INITRD has no bin/storm (run make)"
+	skip "probetrace under a synthetic signal storm" "$PT_INITRD has no bin/storm (make guests)"
 	exit 0
 fi
 

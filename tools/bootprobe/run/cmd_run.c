@@ -443,9 +443,9 @@ static int apply(struct run_opts *o, const struct raw_opts *r, char *err, int er
 		return fail(err, errlen, "--root-image %s: missing, not a file or too small to be "
 			    "a root file system (make debian-image)", o->root_image);
 	if (!path_exists(o->kernel))
-		return fail(err, errlen, "--kernel %s: no such file (run make)", o->kernel);
+		return fail(err, errlen, "--kernel %s: no such file (make guests)", o->kernel);
 	if (!path_exists(o->initrd))
-		return fail(err, errlen, "--initrd %s: no such file (run make)", o->initrd);
+		return fail(err, errlen, "--initrd %s: no such file (make guests)", o->initrd);
 	return 0;
 }
 
