@@ -29,9 +29,11 @@ struct found {
 static void on_line(void *ctx, const char *s, size_t n)
 {
 	struct found *f = ctx;
-	json_object *o = json_tokener_parse(xasprintf("%.*s", (int)n, s));
+	char *line = xasprintf("%.*s", (int)n, s);
+	json_object *o = json_tokener_parse(line);
 	json_object *name, *text, *cut;
 
+	free(line);
 	f->records++;
 	if (o && json_object_object_get_ex(o, "name", &name) &&
 	    !strcmp(json_object_get_string(name), "dmesg.txt") &&

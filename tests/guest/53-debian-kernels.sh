@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# Every kernel people run: Debian 13's 6.12 (debian-13) and the
+# trixie-backports 7.x (debian-13-bpo), each its release's stock kernel,
+# initramfs-tools and systemd with the collector package, booted once
+# plainly and once with initcall_debug, the collector beside the boot (the
+# default).  The boot-time trace's arguments were made from that kernel's
+# own BTF (probetrace --boot-args --btf); a wrong offset shows here as a
+# disk or interface without a name or named with the wrong driver.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/lib.sh
+
+# BP_DEBIAN_IMAGES="debian-13-bpo" runs one of them.
+read -r -a images <<<"${BP_DEBIAN_IMAGES:-debian-13 debian-13-bpo}"
+for image in "${images[@]}"; do
+	dir=build/$image
+	if [ ! -x "$BP" ] || [ ! -e "$dir/root.img" ] || [ ! -e "$dir/image.json" ]; then
+		fail "$image image" "$dir/root.img missing: make debian-image did not run or failed"
+		continue
+	fi
+	kver=$(jq -r .kernel_release "$dir/image.json")
+	id=$(bp_run_id "$image")
+	# On 6.12 the machine also gets a user's own controllers and card
+	# (qemu_devices): their drivers must probe like the built-in set's.
+	extra=
+	[ "$image" = debian-13 ] && extra="qemu_devices = megasas, pvscsi, vmxnet3"
+	conf=$BP_RESULTS/$id.conf
+	printf '[scenario]\nname = %s\nimage = %s\n%s\n[mode sync]\n[mode icd]\ncmdline = %s\n' \
+		"$image" "$image" "$extra" "initcall_debug loglevel=6 log_buf_len=4M bootprobe.dmesg=1" >"$conf"
+	bp_run "$id" --scenario "$conf" --boots 1 --timeout 600
+	b=$BP_RESULTS/$id/boots/sync-001
+	ev=$b/events.jsonl
+	t="$image ($kver)"
+
+	check "$t: the boot completes (ok)" test "$(boot_outcome "$b")" = ok
+	check "$t: boot.json records the image's kernel" \
+		test "$(jq -r .kernel_release "$b/boot.json")" = "$kver"
+	check "$t: the manifest records the release and the kernel package" \
+		test "$(jq -r '.image_info | "\(.image) \(.packages["linux-image-" + .kernel_release] != null)"' \
+			"$BP_RESULTS/$id/manifest.json")" = "$image true"
+	check "$t: the stream's header names the same kernel" \
+		test "$(jq -r 'select(.type == "header") | .kernel' "$ev")" = "$kver"
+	drivers=$(jq -r 'select(.type == "probe" and .start_ns != null) | .driver' "$ev" | sort -u | wc -l)
+	check "$t: at least 30 distinct real drivers with probe spans ($drivers)" test "$drivers" -ge 30
+	check "$t: systemd reached multi-user.target" \
+		grep -Eq 'bootprobe: system (running|degraded); multi-user.target reached at [1-9]' \
+		"$b/console.log"
+	for f in time blame critical-chain; do
+		check "$t: systemd-analyze-$f.txt was kept" test -s "$b/systemd-analyze-$f.txt"
+	done
+	check "$t: the trailer shows no drops" \
+		test "$(jq -r 'select(.type == "trailer") | "\(.bpf_drops) \(.events_dropped)"' "$ev")" = "0 0"
+	check "$t: no stream record refused" \
+		test "$(jq -r '.event_port.refused' "$b/boot.json")" = 0
+	# Every disk and interface has a name, and the probe named as the one
+	# that made it is a probe of that device by that driver in the stream.
+	bad=$(jq -s -r '[.[] | select(.type == "probe") | "\(.device) \(.driver)"] as $p |
+		[.[] | select(.type == "devnode" and .ret == 0) |
+		 select(.name == "" or (.bound_driver != "" and
+			(["\(.bound_device) \(.bound_driver)"] | inside($p) | not))) |
+		 "\(.name):\(.bound_device):\(.bound_driver):\(.from // (if .pre_collector then "pre" else "bpf" end))"] |
+		join(" ")' "$ev")
+	check "$t: every disk and interface named, made by a probe the stream saw ($bad)" test -z "$bad"
+	if [ -n "$extra" ]; then
+		for drv in megaraid_sas vmw_pvscsi vmxnet3; do
+			check "$t: the added QEMU devices: $drv probed, with a span" \
+				test "$(jq -s --arg d "$drv" '[.[] | select(.type == "probe" and .driver == $d
+					and .start_ns != null and .ret == 0)] | length' "$ev")" -ge 1
+		done
+	fi
+	for nd in vda:virtio_blk nvme0n1:nvme; do
+		n=${nd%%:*} drv=${nd#*:}
+		got=$(jq -r --arg n "$n" 'select(.type == "devnode" and .name == $n and .ret == 0)
+			| .bound_driver' "$ev" | head -1)
+		check "$t: $n appears, made by $drv's probe ($got)" test "$got" = "$drv"
+	done
+	echo "# $t: disks and interfaces by source:" \
+		"$(jq -s -c '[.[] | select(.type == "devnode") | if .pre_collector then "pre_collector"
+			else .from // "bpf" end] | group_by(.) | map({(.[0]): length}) | add' "$ev")"
+	echo "# $t: collector start-up: $(jq -c 'select(.type == "trailer") | .startup' "$ev")"
+
+	rep=$BP_RESULTS/$id/report-test
+	check "$t: bootprobe report writes a report" "$BP" report "$BP_RESULTS/$id" -o "$rep" --quiet
+	check "$t: report.md exists and names no damaged boot" \
+		sh -c "test -s '$rep/report.md' && ! grep -qi 'damaged' '$rep/report.md'"
+
+	# Spans against the kernel's own figure (initcall_debug): 6.1 and 6.12
+	# print "probe of DEV returned RET after N usecs", 7.x "probe of DEV
+	# with driver DRV returned RET after N usecs".  A device probed more
+	# than once (a deferral) is left out: which line is which span is not
+	# known.  The lines are read from the kernel log the boot sends
+	# (bootprobe.dmesg=1), not the console: loglevel=6 keeps them and the
+	# drivers' own info lines off the serial console, whose printing (a
+	# kernel thread on 7.x) took the single CPU between really_probe()'s
+	# return and initcall_debug's clock, 5-8 ms in printing probes, when
+	# they were printed there (ignore_loglevel).
+	#
+	# 7.x builds PREEMPT_LAZY ("Dynamic Preempt: lazy"; it refuses
+	# preempt=voluntary), 6.12 PREEMPT_VOLUNTARY.  On the guest's one CPU a
+	# lazy kernel may preempt the probing thread in the few µs between
+	# initcall_debug's clock and the instrument's (the BPF trampoline's or
+	# kprobe handler's exit is a preemption point), and the kernel's figure
+	# then holds other tasks' time: 5.8-18.6 ms for 2-3 probes a boot in
+	# three 7.3 boots here, never on 6.12.  So on a lazy kernel up to 10 %
+	# of the probes (named below) may pass the per-probe bounds; the
+	# medians hold as on 6.12.
+	bi=$BP_RESULTS/$id/boots/icd-001
+	evi=$bi/events.jsonl
+	check "$t initcall_debug: the boot completes (ok)" test "$(boot_outcome "$bi")" = ok
+	sed -n 's/.*probe of \([^ ]*\) \(with driver [^ ]* \)\{0,1\}returned [-0-9]* after \([0-9]*\) usecs.*/\1 \3/p' \
+		"$bi/dmesg.txt" | sort | awk '{ n[$1]++; us[$1] = $2 } END { for (d in n) if (n[d] == 1) print d, us[d] }' |
+		sort >"$bi/kernel-probes.txt"
+	jq -r 'select(.type == "probe" and .start_ns != null) |
+		"\(.device) \(.duration_ns) \(if .pre_collector or .from == "boot_trace" then "trace" else "bpf" end) \(.start_ns)"' \
+		"$evi" | sort | awk '{ n[$1]++; l[$1] = $0 } END { for (d in n) if (n[d] == 1) print l[d] }' |
+		sort >"$bi/spans.txt"
+	# SRC |KERNEL - SPAN| DEVICE START, one line per probe measured both ways.
+	join "$bi/spans.txt" "$bi/kernel-probes.txt" |
+		awk '{ d = $5 * 1000 - $2; if (d < 0) d = -d; print $3, d, $1, $4 }' >"$bi/accuracy.txt"
+	# The first boot-time-trace span is apart: the first hit of the boot-time
+	# kprobes runs their handler's code for the first time, which TCG
+	# translates first (with tp_printk on 6.12 the entry event fired 7 ms
+	# after really_probe_debug() took its start, the next probes' within
+	# 0.2 ms).
+	first=$(awk '$1 == "trace"' "$bi/accuracy.txt" | sort -k4,4n | head -1)
+	for src in bpf trace; do
+		awk -v s="$src" -v f="$first" '$1 == s && $0 != f { print $2 }' "$bi/accuracy.txt" |
+			sort -n >"$bi/diff-$src.txt"
+		n=$(wc -l <"$bi/diff-$src.txt")
+		med=$(awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)]; else print 0 }' "$bi/diff-$src.txt")
+		max=$(tail -1 "$bi/diff-$src.txt")
+		echo "# $t: $src spans against initcall_debug: $n probes, |kernel - span| median ${med} ns, max ${max:-0} ns"
+	done
+	echo "# $t: the first boot-time-trace span: ${first:-none} (src |kernel - span| ns, device, start ns)"
+	nb=$(wc -l <"$bi/diff-bpf.txt") nt=$(wc -l <"$bi/diff-trace.txt")
+	check "$t: at least 10 BPF spans matched to the kernel's figure ($nb)" test "$nb" -ge 10
+	check "$t: BPF spans: median within 0.05 ms of the kernel's figure" \
+		awk '{ a[NR] = $1 } END { exit !(NR && a[int((NR + 1) / 2)] <= 50000) }' "$bi/diff-bpf.txt"
+	lazy=0
+	grep -q 'Dynamic Preempt: lazy' "$bi/dmesg.txt" && lazy=1
+	# within FILE BOUND_NS: how many pass BOUND_NS, and whether that is
+	# allowed (none; on a lazy kernel up to 10 %).
+	within() {
+		awk -v b="$2" -v lazy="$lazy" '$1 > b { over++ } END {
+			allowed = lazy ? int(NR / 10) : 0
+			printf "%d over, %d allowed\n", over, allowed; exit !(over <= allowed) }' "$1"
+	}
+	for src in bpf:500000 trace:1500000; do
+		awk -v s="${src%%:*}" -v b="${src#*:}" '$1 == s && $2 > b { print "#   over:", $0 }' \
+			"$bi/accuracy.txt"
+	done
+	check "$t: BPF spans: each within 0.5 ms of the kernel's figure (lazy preemption: $lazy; $(within "$bi/diff-bpf.txt" 500000))" \
+		within "$bi/diff-bpf.txt" 500000
+	check "$t: boot-time-trace spans after the first ($nt): each within 1.5 ms of the kernel's figure ($(within "$bi/diff-trace.txt" 1500000))" \
+		within "$bi/diff-trace.txt" 1500000
+	check "$t: the first boot-time-trace span within 10 ms of the kernel's figure" \
+		test -n "$first" -a "$(echo "$first" | cut -d' ' -f2)" -le 10000000
+done
