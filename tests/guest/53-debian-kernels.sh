@@ -90,10 +90,8 @@ for image in "${images[@]}"; do
 	# than once (a deferral) is left out: which line is which span is not
 	# known.  The lines are read from the kernel log the boot sends
 	# (bootprobe.dmesg=1), not the console: loglevel=6 keeps them and the
-	# drivers' own info lines off the serial console, whose printing (a
-	# kernel thread on 7.x) took the single CPU between really_probe()'s
-	# return and initcall_debug's clock, 5-8 ms in printing probes, when
-	# they were printed there (ignore_loglevel).
+	# drivers' own info lines off the slow serial console, which would
+	# otherwise print hundreds of debug lines during the boot it judges.
 	#
 	# 7.x builds PREEMPT_LAZY ("Dynamic Preempt: lazy"; it refuses
 	# preempt=voluntary), 6.12 PREEMPT_VOLUNTARY.  On the guest's one CPU a
