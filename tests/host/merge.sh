@@ -200,6 +200,20 @@ check "the merged manifest lists the four boots merged" \
 	test "$(jq -c '[.boots[].boot]' "$tmp/hostile/manifest.json")" = \
 	'["sync-001","async-001","sync-002","async-002"]'
 
+# A part whose manifest.json is a link: refused, named, nothing read through it.
+rm -rf "$(P 2 3)"
+part 2 3 beta
+mv "$(P 2 3)/manifest.json" "$tmp/manifest-elsewhere.json"
+ln -s "$tmp/manifest-elsewhere.json" "$(P 2 3)/manifest.json"
+timeout 20 "$BP" merge --out "$tmp/linked-manifest" "$(P 1 3)" "$(P 2 3)" "$(P 3 3)" 2>"$tmp/err"
+rc=$?
+check "a part whose manifest.json is a link is refused, exit 2 (got $rc)" \
+	bash -c '[ "$1" -eq 2 ] && [ ! -e "$2" ]' _ "$rc" "$tmp/linked-manifest"
+check "  and names the link" \
+	grep -q "shard-2-of-3/manifest.json: a symbolic link (not followed)" "$tmp/err"
+rm -rf "$(P 2 3)"
+part 2 3 beta
+
 "$BP" merge --out "$tmp/merged" "$(P 1 3)" 2>"$tmp/err"
 check "an existing run is never written into (exit 2)" test $? -eq 2
 check "  and says so" grep -q "$tmp/merged: already exists" "$tmp/err"

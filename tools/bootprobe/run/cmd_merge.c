@@ -121,13 +121,30 @@ static const char *field(const struct manifest *man, size_t off)
 	return s ? s : "";
 }
 
-/* Read PART/manifest.json: it must be a shard's. */
+/*
+ * Read PART/manifest.json, beneath the folder the user named (a link
+ * planted there is refused, as every file of a part is): it must be a
+ * shard's.
+ */
 static int part__load(struct part *p, const char *dir)
 {
 	char *path = xasprintf("%s/manifest.json", dir), err[512];
-	int ret = manifest__read(&p->man, path, NULL, err, sizeof(err));
+	int dfd = dir_open_user(dir, false), ret;
+	size_t len = 0;
+	char *text = dfd < 0 ? NULL : read_file_beneath(dfd, "manifest.json", &len);
+	int errnum = errno;
 
 	p->dir = dir;
+	if (dfd >= 0)
+		close(dfd);
+	if (!text) {
+		manifest__init(&p->man);
+		ret = refuse("%s: %s", path, read_file_strerror(errnum));
+		free(path);
+		return ret;
+	}
+	ret = manifest__parse(&p->man, text, len, path, NULL, err, sizeof(err));
+	free(text);
 	free(path);
 	if (ret)
 		return refuse("%s", err);
