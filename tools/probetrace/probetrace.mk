@@ -52,12 +52,15 @@ $(PT_VMLINUX_NEW): $(GUEST)/build-hash | $(DEPS)/build
 		$(BPFTOOL) btf dump file $(GUEST)/vmlinux format c >$@.tmp && \
 		mv $@.tmp $@
 .PHONY: vmlinux-h-check vmlinux-h-update
+# Compared as types, not bytes: two builds of one kernel order their BTF
+# differently (tools/vmlinux-h-same.sh).
 vmlinux-h-check: $(PT_VMLINUX_NEW)
-	$(Q)cmp -s $< $(PT_VMLINUX_H) || \
+	$(Q)tools/vmlinux-h-same.sh $< $(PT_VMLINUX_H) || \
 		{ echo "$(PT_VMLINUX_H) differs from the lab kernel's BTF (make vmlinux-h-update)" >&2; exit 1; }
 	@echo "$(PT_VMLINUX_H): the lab kernel's BTF ($$(cat $(GUEST)/kernel.release))"
 vmlinux-h-update: $(PT_VMLINUX_NEW)
-	$(Q)cmp -s $< $(PT_VMLINUX_H) || { cp $< $(PT_VMLINUX_H).tmp && mv $(PT_VMLINUX_H).tmp $(PT_VMLINUX_H); }
+	$(Q)tools/vmlinux-h-same.sh $< $(PT_VMLINUX_H) || \
+		{ cp $< $(PT_VMLINUX_H).tmp && mv $(PT_VMLINUX_H).tmp $(PT_VMLINUX_H); }
 
 # Every bpf/NAME.bpf.c (probetrace, and the attachcost benchmark in the
 # guest): -MMD, so that a change in a shared header or vmlinux.h rebuilds it.
