@@ -276,7 +276,14 @@ static void mode__add_boot(struct mode_stats *m, const struct boot_data *b)
 	m->boots++;
 	boot__metrics(b, &bm);
 	mode__add_losses(m, b);
-	m->boots_with_kills += (b->has_events ? bm.kills : bm.udev_kills) > 0;
+	m->boots_with_kills += (b->has_events ? bm.probe_kills : bm.udev_kills) > 0;
+	if (b->has_events && bm.first_other_kill >= 0) {
+		const struct kill_event *k = &b->kills[bm.first_other_kill];
+
+		m->boots_with_other_kills++;
+		if (!m->other_kill)
+			m->other_kill = xasprintf("%s, sent by %s", k->target_comm, k->sender_comm);
+	}
 	if (b->udev_ignored.n) {
 		m->boots_udev_ignored++;
 		if (!m->udev_ignored)

@@ -101,6 +101,17 @@ void boot__metrics(const struct boot_data *b, struct boot_metrics *m)
 	m->guest_s = b->complete_s;
 	m->wall_s = b->wall_s;
 	m->kills = b->nr_kills;
+	m->first_other_kill = -1;
+	for (int i = 0; i < b->nr_kills; i++) {
+		const struct kill_event *k = &b->kills[i];
+
+		/* udevd's kill of a worker counts whatever the worker was doing */
+		if (k->module_for_ns >= 0 || k->probe_for_ns >= 0 || k->kthread_for_ns >= 0 ||
+		    !strcmp(k->sender_comm, "systemd-udevd"))
+			m->probe_kills++;
+		else if (m->first_other_kill < 0)
+			m->first_other_kill = i;
+	}
 	m->other_signals = boot__other_signals(b);
 	m->udev_kills = b->nr_udev_kills;
 	m->devices = b->nr_devices;

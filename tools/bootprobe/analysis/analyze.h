@@ -20,6 +20,9 @@ struct boot_metrics {
 	double last_probe_end_s;	/* end of the last user-space probe */
 	double readiness_gap_max_s;	/* max over devices (0 in sync mode) */
 	int probes, failed_probes, kills, udev_kills;
+	int probe_kills;	/* SIGKILLs from udevd, or to a task loading a module, probing
+				 * or in kthread_create */
+	int first_other_kill;	/* index in b->kills of the first other SIGKILL, -1 if none */
 	int other_signals;	/* signals but SIGKILL that explain follows (udev.timeout_signal) */
 	int devices, bound;	/* test devices /init listed, those with a driver */
 };

@@ -343,6 +343,7 @@ static void mode_stats__free(struct mode_stats *m)
 	free(m->devnodes);
 	free(m->whatif);
 	free(m->udev_ignored);
+	free(m->other_kill);
 	free(m->eff_longest);
 	free(m->eff_sum);
 	strv__free(&m->orders);

@@ -66,7 +66,10 @@ struct device_outcome {
 struct mode_stats {
 	char *name;
 	int boots, ok;
-	int boots_with_kills;	/* kill rate = boots_with_kills / boots */
+	int boots_with_kills;	/* kill rate = boots_with_kills / boots: a SIGKILL to a task
+				 * loading a module or probing (or udevd's kill, from a log) */
+	int boots_with_other_kills;	/* boots with a SIGKILL to any other task */
+	char *other_kill;		/* the first of those, "TARGET, sent by SENDER" */
 	int probes, failed_probes;	/* in ok boots, like every metric */
 	int boots_with_failed;		/* ok boots with a failed probe */
 	int boots_udev_ignored;		/* boots where udevd ignored a rules setting */

@@ -143,6 +143,8 @@ static json_object *mode__headline_json(const struct mode_stats *m)
 	json_object_object_add(o, "ok", json_object_new_int(m->ok));
 	json_object_object_add(o, "boot_s", summary__json(&m->s[M_BOOT]));
 	json_object_object_add(o, "boots_with_kills", json_object_new_int(m->boots_with_kills));
+	json_object_object_add(o, "boots_with_other_kills",
+			       json_object_new_int(m->boots_with_other_kills));
 	json_object_object_add(o, "boots_udev_ignored", json_object_new_int(m->boots_udev_ignored));
 	json_object_object_add(o, "probes", json_object_new_int(m->probes));
 	json_object_object_add(o, "failed_probes", json_object_new_int(m->failed_probes));

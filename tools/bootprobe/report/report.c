@@ -427,6 +427,31 @@ static void put_answer_mode(struct doc *d, const char *name, const char *bname,
 }
 
 /*
+ * SIGKILLs to tasks that were neither loading a module nor probing (systemd
+ * 257's journald kills its own helper on every boot): said apart, so that
+ * no reader takes them for killed probes.
+ */
+static void put_other_kills(struct doc *d, const struct run_data *r)
+{
+	int n = 0;
+
+	for (int i = 0; i < r->nr_modes; i++) {
+		const struct mode_stats *m = &r->modes[i];
+
+		if (!m->boots_with_other_kills)
+			continue;
+		doc__text(d, n++ ? "; " : " Other SIGKILLs, neither from udevd nor to a task "
+			  "loading a module or probing: ");
+		doc__name(d, m->name);
+		doc__text(d, " in %d of %d boots (the first: ", m->boots_with_other_kills, m->boots);
+		doc__name(d, m->other_kill);
+		doc__text(d, ")");
+	}
+	if (n)
+		doc__text(d, ".");
+}
+
+/*
  * The answer, a paragraph per mode: its median boot time against the
  * baseline's, from run_comparisons' numbers; "no clear difference" when the
  * CI of the difference includes 0.  Then what was killed, in a sentence.
@@ -477,6 +502,7 @@ static void put_answer(struct doc *d, struct run_data *r, const struct mode_stat
 		doc__text(d, "no SIGKILL hit a task loading a module or probing in any mode%s.",
 			  kills_unknown(r) ? " (as far as the collector saw: see \"What the "
 			  "collector lost\")" : "");
+	put_other_kills(d, r);
 }
 
 /* ---- drivers across modes (drivers.c's answers) ------------------------------------ */
