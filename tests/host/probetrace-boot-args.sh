@@ -87,3 +87,27 @@ refused() {
 printf 'MZ\0\0HdrS' >"$t/vmlinuz"
 refused "$t/vmlinuz" "a compressed vmlinuz is refused"
 refused "$t/none" "a missing BTF file is refused"
+
+# The boot-time trace's buffer: sized for a storm before the attach, within
+# 64 MiB for all CPUs together (docs/events.md, "The boot-time trace").
+k=${kernels[0]}
+bufarg() { "$PT" --boot-args --btf "$k" "$@" 2>/dev/null | tr ' ' '\n' | sed -n 's/^trace_buf_size=//p'; }
+check "trace_buf_size=8M per CPU on a machine of up to 8 CPUs" \
+	test "$(bufarg --cpus 1) $(bufarg --cpus 8)" = "8M 8M"
+check "32 CPUs get 2M each: 64 MiB in all" test "$(bufarg --cpus 32)" = 2M
+check "24 CPUs get 2730K each: within 64 MiB" test "$(bufarg --cpus 24)" = 2730K
+check "--trace-buf-size wins over the sizing" test "$(bufarg --cpus 64 --trace-buf-size 16M)" = 16M
+check "--trace-buf-size 0 leaves the kernel's default: no trace_buf_size=" \
+	sh -c "'$PT' --boot-args --btf '$k' --trace-buf-size 0 | grep -qv trace_buf_size="
+for bad in 5x -1 2G ''; do
+	"$PT" --boot-args --btf "$k" --trace-buf-size "$bad" >"$t/out" 2>"$t/err"
+	rc=$?
+	check "--trace-buf-size '$bad' is refused with a line naming it" \
+		sh -c "test $rc -ne 0 && ! test -s '$t/out' && grep -qF -- \"--trace-buf-size $bad:\" '$t/err'"
+done
+for bad in 0 x 70000; do
+	"$PT" --boot-args --btf "$k" --cpus "$bad" >"$t/out" 2>"$t/err"
+	rc=$?
+	check "--cpus '$bad' is refused with a line naming it" \
+		sh -c "test $rc -ne 0 && ! test -s '$t/out' && grep -qF -- \"--cpus $bad:\" '$t/err'"
+done

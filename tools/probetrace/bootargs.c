@@ -25,6 +25,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -368,8 +369,54 @@ static int kprobe_events(struct bootargs *ba, char *buf, size_t len)
 	return err;
 }
 
-int bootargs__print(FILE *out, const char *btf_path, char *err, size_t errlen)
+unsigned long bootargs__trace_buf(long requested, long cpus)
 {
+	unsigned long per_cpu = BOOTARGS_TRACE_BUF;
+
+	if (requested >= 0)
+		return requested;
+	if (cpus > 0 && per_cpu * cpus > BOOTARGS_TRACE_BUF_ALL)
+		/* whole KiB: the kernel's pages round it up again */
+		per_cpu = BOOTARGS_TRACE_BUF_ALL / cpus / 1024 * 1024;
+	return per_cpu;
+}
+
+int bootargs__parse_size(const char *arg, long *bytes)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (errno || end == arg || *arg == '-')
+		return -EINVAL;
+	if (*end == 'K' || *end == 'k')
+		v <<= 10, end++;
+	else if (*end == 'M' || *end == 'm')
+		v <<= 20, end++;
+	if (*end || v > (1UL << 30))
+		return -EINVAL;
+	*bytes = v;
+	return 0;
+}
+
+/* " trace_buf_size=8M" (or K, or bytes) into @buf; "" for 0. */
+static void trace_buf_arg(unsigned long bytes, char *buf, size_t len)
+{
+	if (!bytes)
+		buf[0] = '\0';
+	else if (!(bytes & ((1UL << 20) - 1)))
+		snprintf(buf, len, " trace_buf_size=%luM", bytes >> 20);
+	else if (!(bytes & 1023))
+		snprintf(buf, len, " trace_buf_size=%luK", bytes >> 10);
+	else
+		snprintf(buf, len, " trace_buf_size=%lu", bytes);
+}
+
+int bootargs__print(FILE *out, const char *btf_path, unsigned long trace_buf,
+		    char *err, size_t errlen)
+{
+	char tbuf[40];
 	struct bootargs ba = { .path = btf_path, .err = err, .errlen = errlen };
 	char kprobes[2048];
 	size_t n;
@@ -388,9 +435,10 @@ int bootargs__print(FILE *out, const char *btf_path, char *err, size_t errlen)
 	n = strlen(kprobes);
 	if (n && kprobes[n - 1] == ';')
 		kprobes[n - 1] = '\0';
+	trace_buf_arg(trace_buf, tbuf, sizeof(tbuf));
 	fprintf(out, "trace_event=initcall:initcall_start,initcall:initcall_finish,"
 		"kthread:kthread_create_start,kthread:kthread_create_end,"
-		"signal:signal_generate,module:module_load kprobe_event=%s trace_clock=boot\n",
-		kprobes);
+		"signal:signal_generate,module:module_load kprobe_event=%s trace_clock=boot%s\n",
+		kprobes, tbuf);
 	return 0;
 }

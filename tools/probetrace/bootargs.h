@@ -14,11 +14,28 @@
 #define BOOTARGS_BTF_DEFAULT "/sys/kernel/btf/vmlinux"
 
 /*
+ * The boot-time trace holds what happens before the collector attaches
+ * (a signal storm among it): its buffer per CPU, unless asked otherwise,
+ * is BOOTARGS_TRACE_BUF, or less so that all CPUs' together stay within
+ * BOOTARGS_TRACE_BUF_ALL.
+ */
+#define BOOTARGS_TRACE_BUF	(8UL << 20)
+#define BOOTARGS_TRACE_BUF_ALL	(64UL << 20)
+
+/* The buffer per CPU for @cpus CPUs; @requested (>= 0) wins. */
+unsigned long bootargs__trace_buf(long requested, long cpus);
+
+/* "8M", "512K", "0": bytes into @bytes, or -EINVAL. */
+int bootargs__parse_size(const char *arg, long *bytes);
+
+/*
  * Print the arguments for the kernel whose BTF is @btf_path (raw BTF, or
- * an ELF with a .BTF section such as a build's vmlinux) to @out, one line.
+ * an ELF with a .BTF section such as a build's vmlinux) to @out, one line,
+ * with trace_buf_size=@trace_buf (bytes per CPU) unless it is 0.
  * Returns 0, or -errno with one line in @err naming the file and the
  * type, member or function it lacks.
  */
-int bootargs__print(FILE *out, const char *btf_path, char *err, size_t errlen);
+int bootargs__print(FILE *out, const char *btf_path, unsigned long trace_buf,
+		    char *err, size_t errlen);
 
 #endif

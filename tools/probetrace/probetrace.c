@@ -49,6 +49,8 @@ static struct env {
 	const char *tracefs;
 	const char *kallsyms;
 	const char *btf;	/* --btf: the kernel --boot-args is for */
+	long trace_buf;		/* --trace-buf-size, bytes per CPU; -1: sized */
+	long cpus;		/* --cpus; 0: this machine's */
 	int table;		/* -1: on a tty */
 	double duration;	/* seconds, 0: until SIGTERM/SIGINT */
 	unsigned long ringbuf_size;	/* bytes, a power of 2 */
@@ -68,6 +70,7 @@ static struct env {
 	.table = -1,
 	.boot_trace = true,
 	.ringbuf_size = PT_RINGBUF_DEFAULT,
+	.trace_buf = -1,
 };
 
 struct collector {
@@ -118,7 +121,7 @@ static const char doc[] =
 "                  [--attach-dir DIR]\n"
 "       probetrace --input EVENTS.jsonl|EVENTS.port [--table|--json]\n"
 "       probetrace --read-boot-trace NS [--tracefs DIR]\n"
-"       probetrace --boot-args [--btf FILE]\n"
+"       probetrace --boot-args [--btf FILE] [--trace-buf-size BYTES] [--cpus N]\n"
 "\n"
 "EXAMPLES:\n"
 "    probetrace                    # a table on a terminal, until Ctrl-C\n"
@@ -141,6 +144,9 @@ static const char doc[] =
 "    probetrace --boot-args --btf build/guest/vmlinux\n"
 "                                  # the kernel arguments of the boot-time\n"
 "                                  # trace, offsets from that kernel's BTF\n"
+"    probetrace --boot-args --cpus 32\n"
+"                                  # for this machine's kernel, its trace buffer\n"
+"                                  # sized for 32 CPUs within 64 MiB in all\n"
 "    probetrace --read-boot-trace 4000000000 --tracefs copy/\n"
 "                                  # the records of a copy of tracefs (trace,\n"
 "                                  # trace_pipe, trace_clock) for a cutover\n"
@@ -168,6 +174,8 @@ enum {
 	OPT_IDLE_START,
 	OPT_BINARY,
 	OPT_BTF,
+	OPT_TRACE_BUF_SIZE,
+	OPT_CPUS,
 };
 
 static const struct argp_option opts[] = {
@@ -201,6 +209,13 @@ static const struct argp_option opts[] = {
 	{ "btf", OPT_BTF, "FILE", 0,
 	  "--boot-args: the kernel's BTF, raw or in its vmlinux ELF "
 	  "(default " BOOTARGS_BTF_DEFAULT ", the running kernel's)", 0 },
+	{ "trace-buf-size", OPT_TRACE_BUF_SIZE, "BYTES", 0,
+	  "--boot-args: the boot-time trace's buffer per CPU (trace_buf_size=), "
+	  "suffix K or M; 0 leaves the kernel's default (default 8M, less when "
+	  "--cpus times it would pass 64M)", 0 },
+	{ "cpus", OPT_CPUS, "N", 0,
+	  "--boot-args: the CPUs of the machine the arguments are for "
+	  "(default this machine's)", 0 },
 	{ "ringbuf-size", OPT_RINGBUF_SIZE, "BYTES", 0,
 	  "Ring buffer size, a power of 2 from 4K to 1G, suffix K or M (default 16M)", 0 },
 	{ "bench-format", OPT_BENCH_FORMAT, "N", 0,
@@ -265,6 +280,17 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_BOOT_ARGS: env.boot_args = true; break;
 	case OPT_BTF: env.btf = arg; break;
+	case OPT_TRACE_BUF_SIZE:
+		if (bootargs__parse_size(arg, &env.trace_buf))
+			argp_error(state, "--trace-buf-size %s: not a size in bytes "
+				   "(suffix K or M) up to 1G", arg);
+		break;
+	case OPT_CPUS:
+		errno = 0;
+		env.cpus = strtol(arg, &end, 10);
+		if (errno || *end || env.cpus <= 0 || env.cpus > 65536)
+			argp_error(state, "--cpus %s: not a CPU count from 1 to 65536", arg);
+		break;
 	case OPT_BENCH_FORMAT:
 		errno = 0;
 		env.bench_format = strtol(arg, &end, 10);
@@ -1353,7 +1379,10 @@ static int boot_args_main(void)
 	/* libbpf's own warning would be a second line: ours names the file. */
 	if (!env.verbose)
 		libbpf_set_print(NULL);
-	if (bootargs__print(stdout, env.btf ?: BOOTARGS_BTF_DEFAULT, err, sizeof(err))) {
+	long cpus = env.cpus ?: sysconf(_SC_NPROCESSORS_CONF);
+	unsigned long buf = bootargs__trace_buf(env.trace_buf, cpus > 0 ? cpus : 1);
+
+	if (bootargs__print(stdout, env.btf ?: BOOTARGS_BTF_DEFAULT, buf, err, sizeof(err))) {
 		fprintf(stderr, "probetrace: --boot-args: %s\n", err);
 		return 1;
 	}
