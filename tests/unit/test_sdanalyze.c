@@ -74,8 +74,37 @@ static void blame(void)
 	      "a name systemd would escape is not looked up");
 }
 
+/* The tree of critical-chain, as systemd 252 printed it on a Debian 13 guest. */
+static void chain(void)
+{
+	const char *text =
+		"The time when unit became active or started is printed after the \"@\" character.\n"
+		"The time the unit took to start is printed after the \"+\" character.\n"
+		"\n"
+		"multi-user.target @24.023s\n"
+		"\xe2\x94\x94\xe2\x94\x80getty.target @23.999s\n"
+		"  \xe2\x94\x94\xe2\x94\x80serial-getty@ttyS0.service @23.986s\n"
+		"    \xe2\x94\x94\xe2\x94\x80" "dev-ttyS0.device @23.697s\n"
+		"      \xe2\x94\x94\xe2\x94\x80systemd-journald.service @5.741s +2.789s\n"
+		"        \xe2\x94\x94\xe2\x94\x80" "bad\x01" "unit @1s\n"
+		"        \xe2\x94\x94\xe2\x94\x80no-time.service\n";
+	struct sd_chain_unit u[8];
+	int n = sd_chain__parse(text, u, 8);
+
+	CHECK(n == 5, "critical-chain: 5 unit lines, the explanation, a control byte and a line "
+	      "without @ skipped (%d)", n);
+	CHECK(n >= 1 && !strcmp(u[0].unit, "multi-user.target") && u[0].depth == 0 &&
+	      near(u[0].at_s, 24.023) && isnan(u[0].took_s), "the target at the top, depth 0");
+	CHECK(n >= 4 && !strcmp(u[3].unit, "dev-ttyS0.device") && u[3].depth == 3 &&
+	      near(u[3].at_s, 23.697), "a device unit three levels down, with its @ time");
+	CHECK(n >= 5 && near(u[4].took_s, 2.789), "a +time is read");
+	CHECK(sd_chain__parse(text, u, 2) == 2, "at most the units asked for");
+	CHECK(sd_chain__parse("", u, 8) == 0, "no text, no units");
+}
+
 int main(void)
 {
+	chain();
 	blame();
 	spans();
 	startup_line();

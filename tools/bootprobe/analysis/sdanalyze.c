@@ -160,3 +160,51 @@ bool sd_device_unit(const char *kind, const char *name, char *buf, size_t len)
 		     strcmp(kind, "net") ? "dev-" : "sys-subsystem-net-devices-", name);
 	return n > 0 && (size_t)n < len;
 }
+
+/*
+ * One line of the critical chain: its tree drawing (spaces, "│", "└─",
+ * "├─"), the unit's name, " @" a time span, and " +" a time span or not.
+ */
+static bool chain_line(const char *line, size_t len, struct sd_chain_unit *u)
+{
+	const char *p = line, *end = line + len, *e;
+	size_t col = 0, n;
+
+	/* The drawing: a space or one byte of "│", "├", "└", "─" (UTF-8) is one step. */
+	while (p < end && (*p == ' ' || (unsigned char)*p >= 0x80)) {
+		if (*p == ' ' || ((unsigned char)*p & 0xc0) != 0x80)
+			col++;
+		p++;
+	}
+	n = strcspn(p, " \n");
+	if (!n || n >= sizeof(u->unit) || p + n >= end || strncmp(p + n, " @", 2))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (p[i] < 0x21 || p[i] > 0x7e)
+			return false;
+	memcpy(u->unit, p, n);
+	u->unit[n] = '\0';
+	if (!sd_timespan__parse(p + n + 2, &u->at_s, &e) || e > end)
+		return false;
+	u->took_s = NAN;
+	if (e + 2 < end && !strncmp(e, " +", 2) && !sd_timespan__parse(e + 2, &u->took_s, &e))
+		u->took_s = NAN;
+	/* Each level of the tree is two columns in: "└─" under the unit above. */
+	u->depth = (int)(col / 2);
+	return true;
+}
+
+int sd_chain__parse(const char *text, struct sd_chain_unit *out, int max)
+{
+	int n = 0;
+
+	for (const char *line = text; line && *line && n < max;) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+
+		if (chain_line(line, len, &out[n]))
+			n++;
+		line = nl ? nl + 1 : NULL;
+	}
+	return n;
+}

@@ -11,6 +11,7 @@
 
 #define SD_ANALYZE_TIME "systemd-analyze-time.txt"
 #define SD_ANALYZE_BLAME "systemd-analyze-blame.txt"
+#define SD_ANALYZE_CHAIN "systemd-analyze-critical-chain.txt"
 
 /* Seconds; NAN for a part systemd-analyze did not print. */
 struct sd_time {
@@ -38,6 +39,22 @@ double sd_blame__unit(const char *text, const char *unit);
  * @buf; false if the name needs systemd's escaping (it is then not looked up).
  */
 bool sd_device_unit(const char *kind, const char *name, char *buf, size_t len);
+
+/* One unit of `systemd-analyze critical-chain`'s tree. */
+struct sd_chain_unit {
+	char unit[128];		/* printable ASCII only: a line with anything else is skipped */
+	int depth;		/* 0 the target at the top, 1 what it waited on, ... */
+	double at_s;		/* "@N": when it became active, seconds after userspace started */
+	double took_s;		/* "+N": how long it took to start; NAN when not printed */
+};
+
+/*
+ * Parse `systemd-analyze critical-chain` output ("multi-user.target @16.1s",
+ * "└─dev-vda.device @9.2s", "  └─foo.service @1.2s +345ms"): every unit
+ * line in order, at most @max into @out; lines that are no unit line (the
+ * two lines of explanation, anything damaged) are skipped.  How many.
+ */
+int sd_chain__parse(const char *text, struct sd_chain_unit *out, int max);
 
 /* A systemd time span ("1min 2.345s", "345ms", "2.1s"), in seconds; false if none. */
 bool sd_timespan__parse(const char *s, double *out, const char **end);
