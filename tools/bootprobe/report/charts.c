@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include "charts.h"
+#include "slowest.h"
 #include "rng.h"
 #include "fsat.h"
 
@@ -70,27 +71,6 @@ static char *gp_data(const char *s)
 		else if (*p == '"')
 			*p = '\'';
 	return out;
-}
-
-/* The ok boot of @m whose boot time is closest to the mode's median. */
-static const struct boot_data *typical_boot(struct run_data *r, const struct mode_stats *m)
-{
-	const struct boot_data *best = NULL;
-	double best_d = INFINITY;
-
-	for (int i = 0; i < r->nr_boots; i++) {
-		const struct boot_data *b = r->boots[i];
-		double d;
-
-		if (strcmp(b->mode, m->name) || !boot_data__ok(b))
-			continue;
-		d = fabs(boot_data__boot_time(b) - m->s[M_BOOT].median);
-		if (!best || d < best_d) {
-			best = b;
-			best_d = d;
-		}
-	}
-	return best;
 }
 
 #define WHO "bootprobe report"
@@ -163,7 +143,7 @@ static int gantt(struct run_data *r, const struct draw_dir *dir)
 	int width = 480 * cols, height = 380 * rows, err = 0;
 
 	for (int i = 0; i < r->nr_modes; i++) {
-		const struct boot_data *b = typical_boot(r, &r->modes[i]);
+		const struct boot_data *b = run_data__typical_boot(r, &r->modes[i]);
 		double t = b ? boot_data__boot_time(b) : NAN;
 
 		if (!isnan(t) && t > xmax)
@@ -178,7 +158,7 @@ static int gantt(struct run_data *r, const struct draw_dir *dir)
 		"set multiplot layout %d,%d\n", width, height, rows, cols);
 	for (int i = 0; i < r->nr_modes; i++) {
 		const struct mode_stats *m = &r->modes[i];
-		const struct boot_data *b = typical_boot(r, m);
+		const struct boot_data *b = run_data__typical_boot(r, m);
 		char *dat = xasprintf("gantt-%d.dat", i);
 		struct out_file data;
 		FILE *d = out_file__open_at(&data, dir->fd, dir->path, dat);

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "report.h"
 #include "charts.h"
+#include "slow_probes.h"
 #include "doc.h"
 #include "drivers.h"
 #include "explain.h"
@@ -1031,49 +1032,115 @@ static void put_readiness(struct doc *d, const struct run_data *r)
 	put_driverless_devnodes(d, r);
 }
 
-/* drivers.csv: every driver of every non-baseline mode against the baseline. */
+/* The per-mode columns of a drivers.csv row: @ds's probes and per-boot totals, or empty. */
+static void csv_driver_cols(FILE *f, const struct driver_stats *ds)
+{
+	if (!ds) {
+		fputs(",,,,,,,", f);
+		return;
+	}
+	fprintf(f, ",%zu", ds->n);
+	csv_num(f, ds->s.median);
+	csv_num(f, ds->s.max);
+	csv_num(f, ds->per_boot.q1);
+	csv_num(f, ds->per_boot.q3);
+	csv_num(f, ds->per_boot.ci_lo);
+	csv_num(f, ds->per_boot.ci_hi);
+}
+
+/* A row of @base's own drivers: its probe times, nothing compared. */
+static void csv_driver_own(FILE *f, const struct mode_stats *base, const struct driver_stats *ds)
+{
+	csv_field(f, base->name);
+	fputc(',', f);
+	csv_field(f, base->name);
+	fputc(',', f);
+	csv_field(f, ds->driver);
+	fprintf(f, ",baseline,%zu,%zu", ds->nr_boot_s, ds->nr_boot_s);
+	csv_num(f, ds->per_boot.median);
+	csv_num(f, ds->per_boot.median);
+	/* median_diff_s ... boots_needed: nothing compared */
+	fputs(",,,,,,,,,", f);
+	csv_driver_cols(f, ds);
+	fputc('\n', f);
+}
+
+static void csv_driver_change(FILE *f, const struct mode_stats *base, const struct mode_stats *m,
+			      const struct driver_change *v)
+{
+	const struct comparison *c = &v->c;
+
+	csv_field(f, base->name);
+	fputc(',', f);
+	csv_field(f, m->name);
+	fputc(',', f);
+	csv_field(f, v->driver);
+	fprintf(f, ",%s,%zu,%zu", driver_verdict__name(v->verdict), v->a ? v->a->nr_boot_s : 0,
+		v->b ? v->b->nr_boot_s : 0);
+	csv_num(f, v->a ? v->a->per_boot.median : NAN);
+	csv_num(f, v->b ? v->b->per_boot.median : NAN);
+	csv_num(f, c->diff);
+	csv_num(f, c->diff_lo);
+	csv_num(f, c->diff_hi);
+	csv_num(f, c->pct);
+	csv_num(f, c->mw.p);
+	csv_num(f, c->p_holm);
+	fprintf(f, ",%d", c->family);
+	csv_num(f, c->mdd);
+	if (c->n_needed)
+		fprintf(f, ",%zu", c->n_needed);
+	else
+		fputc(',', f);
+	csv_driver_cols(f, v->b);
+	fputc('\n', f);
+}
+
+static int cmp_per_boot_desc(const void *pa, const void *pb)
+{
+	const struct driver_stats *a = *(const struct driver_stats *const *)pa;
+	const struct driver_stats *b = *(const struct driver_stats *const *)pb;
+	double x = a->per_boot.median, y = b->per_boot.median;
+
+	if (x != y && !(isnan(x) && isnan(y)))
+		return isnan(x) ? 1 : isnan(y) ? -1 : (x < y) - (x > y);
+	return strcmp(a->driver, b->driver);
+}
+
+/*
+ * drivers.csv: the baseline's drivers (of a one-mode run: its only mode's)
+ * with their probe times, the slowest per boot first, verdict "baseline";
+ * then every driver of every other mode against the baseline.  Each row
+ * ends with the mode's own numbers of the driver (docs/report.md).
+ */
 static int write_drivers_csv(struct run_data *r, int dirfd, const char *dir)
 {
 	struct mode_stats *base = run_data__baseline(r);
 	struct out_file o;
 	FILE *f = out_file__open_at(&o, dirfd, dir, "drivers.csv");
+	const struct driver_stats **own;
 
 	fprintf(f, "baseline,mode,driver,verdict,baseline_boots,mode_boots,baseline_median_s,"
 		"mode_median_s,median_diff_s,diff_ci95_lo_s,diff_ci95_hi_s,pct,mann_whitney_p,"
-		"p_holm,holm_family,mdd_s,boots_needed\n");
-	for (int i = 0; base && i < r->nr_modes; i++) {
+		"p_holm,holm_family,mdd_s,boots_needed,mode_probes,mode_probe_median_s,"
+		"mode_probe_max_s,mode_boot_q1_s,mode_boot_q3_s,mode_boot_ci95_lo_s,mode_boot_ci95_hi_s\n");
+	if (!base)
+		return out_file__commit(&o, WHO);
+	own = xcalloc(base->nr_drivers + 1, sizeof(*own));
+	for (int k = 0; k < base->nr_drivers; k++)
+		own[k] = &base->drivers[k];
+	qsort(own, base->nr_drivers, sizeof(*own), cmp_per_boot_desc);
+	for (int k = 0; k < base->nr_drivers; k++)
+		csv_driver_own(f, base, own[k]);
+	free(own);
+	for (int i = 0; i < r->nr_modes; i++) {
 		struct driver_change *v;
 		int n;
 
 		if (&r->modes[i] == base)
 			continue;
 		v = driver_changes(base, &r->modes[i], &n);
-		for (int k = 0; k < n; k++) {
-			const struct comparison *c = &v[k].c;
-
-			csv_field(f, base->name);
-			fputc(',', f);
-			csv_field(f, r->modes[i].name);
-			fputc(',', f);
-			csv_field(f, v[k].driver);
-			fprintf(f, ",%s,%zu,%zu", driver_verdict__name(v[k].verdict),
-				v[k].a ? v[k].a->nr_boot_s : 0, v[k].b ? v[k].b->nr_boot_s : 0);
-			csv_num(f, v[k].a ? v[k].a->per_boot.median : NAN);
-			csv_num(f, v[k].b ? v[k].b->per_boot.median : NAN);
-			csv_num(f, c->diff);
-			csv_num(f, c->diff_lo);
-			csv_num(f, c->diff_hi);
-			csv_num(f, c->pct);
-			csv_num(f, c->mw.p);
-			csv_num(f, c->p_holm);
-			fprintf(f, ",%d", c->family);
-			csv_num(f, c->mdd);
-			if (c->n_needed)
-				fprintf(f, ",%zu", c->n_needed);
-			else
-				fputc(',', f);
-			fputc('\n', f);
-		}
+		for (int k = 0; k < n; k++)
+			csv_driver_change(f, base, &r->modes[i], &v[k]);
 		free(v);
 	}
 	return out_file__commit(&o, WHO);
@@ -1492,6 +1559,7 @@ static void write_body(struct doc *d, struct run_data *r, bool charts, unsigned 
 	}
 	put_damaged(d, r);
 	put_answer(d, r, base, cmp);
+	report__slow_probes(d, r);
 	put_drivers(d, r);
 	if (charts) {
 		put_heading(d, 2, "Charts");
