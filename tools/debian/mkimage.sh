@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # A real-world guest image of one Debian release (releases.sh): its base
-# root (base-root.sh) with the bootprobe-collector package installed the way
-# a user installs it (dpkg -i, whose trigger makes the release's own
-# update-initramfs rebuild the initrd), and on Debian 12 slowprobe.ko built
+# root (base-root.sh) with the bootprobe-collector package built from
+# debian/ (make deb) installed the way a user installs it (dpkg -i, whose
+# trigger makes the release's own update-initramfs rebuild the initrd, with
+# probetrace and the libraries copy_exec finds for it), and on Debian 12 slowprobe.ko built
 # against the kernel's own linux-headers package (slowprobe.sh) in
 # /lib/modules/KVER/updates, where the root's udev loads it for an edu
 # device; then an ext4 disk image made from the folder with mke2fs -d (no
 # loop mounts).
 #
-# Cached under a key of the base root and the package; OUT gets links to
+# Cached under a key of the base root and the package's bytes; OUT gets links to
 # vmlinuz, initrd.img and root.img, plus image.json (the release and exact
 # versions), build-hash (the image key) and boot-args (the collector's
 # boot-time trace, made from this kernel's own BTF by PROBETRACE
-# --boot-args).
+# --boot-args, the host's build).
 #
 # usage: tools/debian/mkimage.sh RELEASE OUT_DIR COLLECTOR.deb PROBETRACE
 set -euo pipefail
@@ -27,7 +28,7 @@ cache=${BOOTPROBE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bootprobe}
 # shellcheck source=releases.sh
 . "$top/tools/debian/releases.sh"
 # Bump when the way the image is made changes (not its inputs).
-recipe=4
+recipe=5
 
 die() { echo "debian-image: $*" >&2; exit 1; }
 log() { echo "  DEBIAN  $*" >&2; }
@@ -65,6 +66,7 @@ build_image() {
 	kver=$(cd "$root/boot" && ls vmlinuz-* | sed 's/^vmlinuz-//' | sort -V | tail -1)
 	[ -n "$kver" ] || die "the base root has no /boot/vmlinuz-*"
 	[ -s "$root/boot/initrd.img-$kver" ] || die "no initrd.img-$kver after update-initramfs"
+	check_collector "$root" "$kver"
 	[ "$slowprobe" = no ] || install_slowprobe "$root" "$kver"
 	mkdir -p "$dir.tmp"
 	log "vmlinux of $kver (its BTF gives the boot-time trace's offsets)"
@@ -85,12 +87,28 @@ build_image() {
 	log "image $key in $((SECONDS - start)) s (kernel $kver, initrd $(du -m "$dir/initrd.img" | cut -f1) MB)"
 }
 
+# The package's probetrace is linked dynamically: it must start with the
+# release's own libraries, and the initrd must hold it and them.
+check_collector() {
+	local root=$1 kver=$2 lib
+	chroot "$root" /usr/sbin/probetrace --help >/dev/null 2>"$work/probetrace.err" ||
+		die "$release: /usr/sbin/probetrace does not start: $(head -1 "$work/probetrace.err")"
+	chroot "$root" lsinitramfs "/boot/initrd.img-$kver" >"$work/initrd.list" ||
+		die "$release: lsinitramfs initrd.img-$kver failed"
+	grep -q 'sbin/probetrace$' "$work/initrd.list" ||
+		die "$release: initrd.img-$kver has no probetrace (the hook did not run)"
+	for lib in libbpf.so.1 libjson-c.so.5 libelf.so.1; do
+		grep -q "/$lib\$" "$work/initrd.list" ||
+			die "$release: initrd.img-$kver has probetrace but not $lib"
+	done
+}
+
 # slowprobe.ko where a module from outside the distribution goes; depmod
 # gives udev its PCI alias, so the root's udev loads it for an edu device.
 install_slowprobe() {
 	local root=$1 kver=$2 pver ko
 	pver=$(chroot "$root" dpkg-query -W -f '${Version}' "linux-image-$kver")
-	ko=$("$top/tools/debian/slowprobe.sh" "$kver" "$pver")
+	ko=$("$top/tools/debian/slowprobe.sh" "$release" "$kver" "$pver")
 	install -D -m 0644 "$ko" "$root/lib/modules/$kver/updates/slowprobe.ko"
 	chroot "$root" depmod "$kver"
 	grep -q 'pci:v00001234d000011E8' "$root/lib/modules/$kver/modules.alias" ||

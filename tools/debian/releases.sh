@@ -10,8 +10,8 @@
 #   sources       the archive lines, one per line
 #   kernel_pkg    the kernel package as mmdebstrap's --include takes it
 #   default_rel   the release apt prefers for the kernel ("" = the suite's)
-#   slowprobe     yes when slowprobe.ko is built for its kernel (6.1 only:
-#                 its headers build with this machine's gcc)
+#   slowprobe     yes when slowprobe.ko is built for its kernel (slowprobe.sh:
+#                 here for 6.1, in a root of the release for the others)
 # and returns 1 for an unknown NAME.
 
 RELEASES="debian-12 debian-13 debian-13-bpo debian-sid"
@@ -19,10 +19,10 @@ release_mirror=${BOOTPROBE_DEBIAN_MIRROR:-http://deb.debian.org}
 
 release_load() {
 	local m=$release_mirror kr=/usr/share/keyrings/debian-archive-keyring.gpg
-	release=$1 default_rel= kernel_pkg=linux-image-amd64 slowprobe=no
+	release=$1 default_rel= kernel_pkg=linux-image-amd64 slowprobe=yes
 	case $1 in
 	debian | debian-12)
-		release=debian-12 suite=bookworm slowprobe=yes ;;
+		release=debian-12 suite=bookworm ;;
 	debian-13 | debian-13-bpo)
 		suite=trixie ;;
 	debian-sid)
