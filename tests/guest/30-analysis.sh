@@ -25,7 +25,7 @@ check "killable's kill rate is 1 and its failed-probe rate is 1" \
 check "unkillable's probe never fails" test "$(jq '.modes.unkillable.failed_probe_rate' "$out/stdout.json")" = 0
 check "report.html is self-contained, with its charts inline" \
 	sh -c "grep -q '<svg' '$out/report.html' && ! grep -q '<img' '$out/report.html'"
-for c in gantt boottime cdf kills; do
+for c in gantt boottime drivers kills; do
 	check "chart $c exists as SVG and PNG" test -s "$out/charts/$c.svg" -a -s "$out/charts/$c.png"
 done
 check "summary.csv has a row per mode and metric" \

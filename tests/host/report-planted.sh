@@ -137,7 +137,7 @@ fi
 # ---- 3. planted charts ----
 run "$tmp/c1"
 mkdir -p "$tmp/c1/report/charts" "$tmp/bin-fail" "$tmp/bin-empty"
-for c in gantt boottime cdf kills; do
+for c in gantt boottime drivers kills; do
 	printf '<svg xmlns="http://www.w3.org/2000/svg"><text>PLANTED-%s</text></svg>\n' "$c" \
 		>"$tmp/c1/report/charts/$c.svg"
 done
@@ -153,7 +153,7 @@ check "and report.md links no chart it did not draw" \
 check "and report.md says the chart was not drawn" grep -q "Not drawn: gnuplot failed" \
 	"$tmp/c1/report/report.md"
 cp "$tmp/c1/report/report.html" "$tmp/c1-first.html"
-for c in gantt cdf; do
+for c in gantt drivers; do
 	printf '<svg><text>PLANTED-%s</text></svg>\n' "$c" >"$tmp/c1/report/charts/$c.svg"
 done
 PATH="$tmp/bin-empty:$PATH" report "$tmp/c1" --no-traces

@@ -87,16 +87,20 @@ int main(void)
 	CHECK(!exists_in(charts, "PWNED-1") && !exists_in(charts, "PWNED-2") &&
 	      !exists_in(tmpdir, "PWNED-1") && !exists_in(tmpdir, "PWNED-2"),
 	      "gnuplot ran none of the commands hidden in a driver or mode name");
-	CHECK(exists_in(charts, "gantt.svg") && exists_in(charts, "cdf.svg") &&
+	CHECK(exists_in(charts, "gantt.svg") && exists_in(charts, "drivers.svg") &&
 	      exists_in(charts, "boottime.svg"), "gnuplot drew the charts");
-	gp = read_in(charts, "cdf.gp");
-	CHECK(gp && strstr(gp, "title 'sync: x'';system ''touch PWNED-1'';#'"),
+	gp = read_in(charts, "drivers.gp");
+	CHECK(gp && strstr(gp, "set ytics ('x'';system ''touch PWNED-1'';#' 0)"),
 	      "in a script a quote in a name is doubled, inside the one string");
-	CHECK(gp && strstr(gp, "title 'm''?system ''touch PWNED-2''?#: x'"),
+	CHECK(gp && strstr(gp, "title 'm''?system ''touch PWNED-2''?# against sync'"),
 	      "a newline in a mode name does not start a command");
 	free(gp);
+	gp = read_in(charts, "gantt.gp");
+	CHECK(gp && strstr(gp, "set title 'm''?system ''touch PWNED-2''?#: boot-"),
+	      "the timeline's row title escapes the mode name too");
+	free(gp);
 	gp = read_in(charts, "gantt-0.dat");
-	CHECK(gp && strstr(gp, "\"x';system 'touch PWNED-1';# d'?0 0 0 0 'x\"\n") &&
+	CHECK(gp && strstr(gp, " \"x';system 'touch PWNED-1';# d'?0 0 0 0 'x 0.20 s\"\n") &&
 	      !strstr(gp, "\n0 0 0 0"), "in a data file a label stays one field on one line");
 	free(gp);
 	run_data__free(r);

@@ -12,6 +12,8 @@
 #define _GNU_SOURCE
 #include "charts.h"
 #include "slowest.h"
+#include "analyze.h"
+#include "drivers.h"
 #include "rng.h"
 #include "fsat.h"
 
@@ -27,11 +29,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-const char *const chart_names[] = { "gantt", "boottime", "cdf", "kills", NULL };
+const char *const chart_names[] = { "gantt", "boottime", "drivers", "kills", NULL };
 const char *const chart_titles[] = {
-	"Probe timeline of a typical boot per mode (red: failed probe)",
+	"Probe timeline of a typical boot per mode (labelled: the slowest probes, the last "
+	"before each milestone, the failed)",
 	"Boot time per mode (each point a boot; bar: median)",
-	"Per-driver probe latency, cumulative distribution",
+	"Per-driver probe time (against the baseline: difference of medians and its 95 % CI; "
+	"of one mode: median and interquartile range)",
 	"SIGKILLs over time (each point a kill; y: boot)",
 };
 
@@ -125,70 +129,263 @@ static void script_tail(FILE *f, const char *name, int width, int height)
 		"set output '%s.png.tmp'\nreplot\nunset output\n", width, height, name);
 }
 
-static void gantt__title(FILE *f, const char *mode, const char *boot)
-{
-	char *m = gp_str(mode), *b = gp_str(boot);
+/* ---- the probe timeline: one mode a row, only the probes that matter labelled ---- */
 
-	fprintf(f, "set title '%s: %s' noenhanced\n", m, b);
+#define TL_WIDTH 1200		/* px */
+#define TL_PLOT_W 1110		/* px of it inside the margins (3 characters a side) */
+#define TL_CHAR_PX 6.5		/* a label's character at font 8, generously */
+#define TL_LANE_PX 13		/* px a lane of bars takes */
+#define TL_FRAME_PX 150		/* a row's title, x axis, its label and a key of two lines */
+#define TL_SLOWEST 8		/* probes labelled for their length */
+
+static const char *const milestone_colors[MS_COUNT] = {
+	"#2ca02c", "#9467bd", "#8c564b", "#17becf",
+};
+
+struct tl_bar {
+	const struct probe_span *p;
+	int lane;
+	char label[128];		/* "" when not labelled */
+};
+
+/* One mode's row: its typical boot's probes, packed into lanes. */
+struct tl_row {
+	const struct boot_data *b;
+	struct tl_bar *bars;
+	int n, lanes;
+	struct milestone_at ms[MS_COUNT];
+	double boot_s;
+};
+
+/* A duration for a label: "1.78 s", "35 ms". */
+static const char *fmt_span(double s, char *buf, size_t len)
+{
+	if (s >= 0.1)
+		snprintf(buf, len, "%.2f s", s);
+	else
+		snprintf(buf, len, "%.0f ms", s * 1e3);
+	return buf;
+}
+
+/* Label the @k-th longest probe, a failed one and the last before each milestone. */
+static void tl_row__label(struct tl_row *t, const int *order)
+{
+	for (int i = 0; i < t->n; i++) {
+		struct tl_bar *bar = &t->bars[i];
+		const struct probe_span *p = bar->p;
+		bool label = probe_span__failed(p);
+		char err[32] = "", span[32];
+
+		for (int k = 0; k < TL_SLOWEST && k < t->n && !label; k++)
+			label = &t->b->probes[order[k]] == p;
+		for (int k = 0; k < MS_COUNT && !label; k++) {
+			int last;
+
+			label = boot__probes_before(t->b, t->ms[k].s, &last, 1) == 1 &&
+				&t->b->probes[last] == p;
+		}
+		if (!label)
+			continue;
+		if (probe_span__failed(p))
+			snprintf(err, sizeof(err), " %s", errno_name(p->ret));
+		snprintf(bar->label, sizeof(bar->label), "%.32s %.32s %s%s%s", p->driver, p->device,
+			 fmt_span((p->end_ns - p->start_ns) / 1e9, span, sizeof(span)),
+			 p->async ? " async" : "", err);
+	}
+}
+
+static int cmp_bar_start(const void *pa, const void *pb)
+{
+	const struct tl_bar *a = pa, *b = pb;
+
+	return (a->p->start_ns > b->p->start_ns) - (a->p->start_ns < b->p->start_ns);
+}
+
+/*
+ * Bars into lanes, each in the first lane free by its start: a label's room
+ * counts as its bar's; bars one after another share a lane, nested ones not.
+ */
+static void tl_row__pack(struct tl_row *t, double s_per_px)
+{
+	double *lane_end = xcalloc(t->n + 1, sizeof(*lane_end));
+
+	qsort(t->bars, t->n, sizeof(*t->bars), cmp_bar_start);
+	t->lanes = 0;
+	for (int i = 0; i < t->n; i++) {
+		struct tl_bar *bar = &t->bars[i];
+		double start = bar->p->start_ns / 1e9, end = bar->p->end_ns / 1e9;
+		int k = 0;
+
+		end += *bar->label ? (strlen(bar->label) + 1) * TL_CHAR_PX * s_per_px : 0;
+		while (k < t->lanes && lane_end[k] > start)
+			k++;
+		if (k == t->lanes)
+			t->lanes++;
+		lane_end[k] = end;
+		bar->lane = k;
+	}
+	free(lane_end);
+}
+
+static void tl_row__load(struct tl_row *t, const struct boot_data *b)
+{
+	int n, *order;
+
+	memset(t, 0, sizeof(*t));
+	t->b = b;
+	t->boot_s = b ? boot_data__boot_time(b) : NAN;
+	if (!b)
+		return;
+	boot__milestones(b, t->ms);
+	order = boot__probes_by_duration(b, &n);
+	t->bars = xcalloc(n + 1, sizeof(*t->bars));
+	for (int i = 0; i < n; i++)
+		t->bars[t->n++].p = &b->probes[order[i]];
+	tl_row__label(t, order);
+	free(order);
+}
+
+/*
+ * The x range every row shares: past the last probe, milestone and boot
+ * time, and past the end of every label (a label of c characters after a
+ * bar ending at e needs x >= e / (1 - c * px / plot width)).
+ */
+static double tl_xmax(const struct tl_row *rows, int n)
+{
+	double x = 1;
+
+	for (int i = 0; i < n; i++) {
+		const struct tl_row *t = &rows[i];
+
+		if (isfinite(t->boot_s) && t->boot_s > x)
+			x = t->boot_s;
+		for (int k = 0; k < MS_COUNT; k++)
+			if (isfinite(t->ms[k].s) && t->ms[k].s > x)
+				x = t->ms[k].s;
+		for (int k = 0; k < t->n; k++) {
+			double e = t->bars[k].p->end_ns / 1e9;
+			double f = (strlen(t->bars[k].label) + 1) * TL_CHAR_PX / TL_PLOT_W;
+
+			if (e / (1 - f) > x)
+				x = e / (1 - f);
+		}
+	}
+	return x * 1.02;
+}
+
+static int tl_row__height(const struct tl_row *t)
+{
+	return TL_FRAME_PX + TL_LANE_PX * (t->lanes > 4 ? t->lanes : 4);
+}
+
+/* Row @i's data file gantt-I.dat: "lane start end colour label" a bar. */
+static int tl_row__data(const struct tl_row *t, const struct draw_dir *dir, int i)
+{
+	char *name = xasprintf("gantt-%d.dat", i);
+	struct out_file o;
+	FILE *d = out_file__open_at(&o, dir->fd, dir->path, name);
+
+	fprintf(d, "# lane start_s end_s colour label\n");
+	for (int k = 0; k < t->n; k++) {
+		const struct probe_span *p = t->bars[k].p;
+		char *label = gp_data(t->bars[k].label);
+
+		fprintf(d, "%d %.4f %.4f %d \"%s\"\n", t->bars[k].lane, p->start_ns / 1e9,
+			p->end_ns / 1e9, probe_span__failed(p) ? 0xd62728 : p->async ? 0xff7f0e :
+			0x1f77b4, label);
+		free(label);
+	}
+	if (!t->n)
+		fprintf(d, "0 0 0 16777215 \"\"\n");
+	free(name);
+	return out_file__commit(&o, WHO);
+}
+
+/* Row @i's plot: its title, milestones as dashed lines named in the key below it. */
+static void tl_row__plot(FILE *f, const struct tl_row *t, const char *mode, int i, double y,
+			 double h)
+{
+	char *m = gp_str(mode), *b = gp_str(t->b ? t->b->name : "no ok boot");
+
+	fprintf(f, "set origin 0,%.5f\nset size 1,%.5f\nset title '%s: %s (seconds since kernel "
+		"start)' noenhanced\n"
+		"set yrange [%g:-0.7]\nunset arrow\n", y, h, m, b, t->lanes > 4 ? t->lanes - 0.3 :
+		3.7);
+	for (int k = 0; k < MS_COUNT; k++)
+		if (isfinite(t->ms[k].s))
+			fprintf(f, "set arrow from %.4f, graph 0 to %.4f, graph 1 nohead dt 2 lw 1.5 "
+				"lc rgb '%s' back\n", t->ms[k].s, t->ms[k].s, milestone_colors[k]);
+	if (isfinite(t->boot_s))
+		fprintf(f, "set arrow from %.4f, graph 0 to %.4f, graph 1 nohead lw 1.5 lc rgb "
+			"'#000000' back\n", t->boot_s, t->boot_s);
+	fprintf(f, "plot 'gantt-%d.dat' using 2:1:2:3:($1-0.38):($1+0.38):4 with boxxyerror "
+		"fs solid 0.85 noborder lc rgb variable notitle, '' using 3:1:5 with labels boxed "
+		"left offset 0.4,0 font ',8' notitle, NaN with boxes fs solid lc rgb '#1f77b4' title "
+		"'sync probe', NaN with boxes fs solid lc rgb '#ff7f0e' title 'async probe', NaN "
+		"with boxes fs solid lc rgb '#d62728' title 'failed probe'", i);
+	for (int k = 0; k < MS_COUNT; k++) {
+		char *what, *title;
+
+		if (!isfinite(t->ms[k].s))
+			continue;
+		what = gp_str(t->ms[k].what);
+		title = gp_str(milestone_titles[k]);
+		fprintf(f, ", NaN with lines dt 2 lw 1.5 lc rgb '%s' title '%s%s%s%s'",
+			milestone_colors[k], title, *what ? " (" : "", what, *what ? ")" : "");
+		free(title);
+		free(what);
+	}
+	if (isfinite(t->boot_s))
+		fprintf(f, ", NaN with lines lw 1.5 lc rgb '#000000' title 'boot time'");
+	fprintf(f, "\n");
 	free(b);
 	free(m);
 }
 
+/*
+ * Each mode's typical boot as a row of its own, one under the other on the
+ * same time axis: every probe a bar in the first lane free by its start,
+ * labelled only if it is among the TL_SLOWEST longest, failed, or the last
+ * to end before a milestone (a label's room is kept free in its lane, so
+ * no two labels meet); milestones and the boot time as vertical lines
+ * named in a key below the row, never over a bar.
+ */
 static int gantt(struct run_data *r, const struct draw_dir *dir)
 {
+	struct tl_row *rows = xcalloc(r->nr_modes + 1, sizeof(*rows));
 	struct out_file gp;
 	FILE *f = out_file__open_at(&gp, dir->fd, dir->path, "gantt.gp");
-	double xmax = 1;
-	int cols = r->nr_modes < 3 ? r->nr_modes : 3, rows = (r->nr_modes + 2) / 3;
-	int width = 480 * cols, height = 380 * rows, err = 0;
+	int height = 0, err = 0;
+	double xmax, y;
 
+	for (int i = 0; i < r->nr_modes; i++)
+		tl_row__load(&rows[i], run_data__typical_boot(r, &r->modes[i]));
+	xmax = tl_xmax(rows, r->nr_modes);
 	for (int i = 0; i < r->nr_modes; i++) {
-		const struct boot_data *b = run_data__typical_boot(r, &r->modes[i]);
-		double t = b ? boot_data__boot_time(b) : NAN;
-
-		if (!isnan(t) && t > xmax)
-			xmax = t;
+		tl_row__pack(&rows[i], xmax / TL_PLOT_W);
+		height += tl_row__height(&rows[i]);
+		err |= tl_row__data(&rows[i], dir, i);
 	}
-	fprintf(f, "set terminal svg size %d,%d dynamic noenhanced font 'sans,11' background '#ffffff'\n"
-		"set output 'gantt.svg.tmp'\n", width, height);
-	fprintf(f, "set style fill solid 0.8 border -1\nset xrange [0:%.3f]\nset xlabel 'seconds since kernel start'\n"
-		"set grid xtics\nunset key\n", xmax * 1.3);
-	fprintf(f, "do for [t=1:2] {\n"
-		"if (t == 2) { set terminal pngcairo size %d,%d noenhanced font 'sans,10'; set output 'gantt.png.tmp' }\n"
-		"set multiplot layout %d,%d\n", width, height, rows, cols);
+	fprintf(f, "set terminal svg size %d,%d dynamic noenhanced font 'sans,11' background "
+		"'#ffffff'\nset output 'gantt.svg.tmp'\n", TL_WIDTH, height);
+	/* No x label: the key below would meet it; each row's title says the unit. */
+	fprintf(f, "set xrange [0:%.3f]\nset grid xtics\n"
+		"unset ytics\nset lmargin 3\nset rmargin 3\nset key below horizontal samplen 2\n"
+		"set style textbox opaque noborder margins 1,0\n",
+		xmax);
+	fprintf(f, "do for [t=1:2] {\nif (t == 2) { set terminal pngcairo size %d,%d noenhanced "
+		"font 'sans,10'; set output 'gantt.png.tmp' }\nset multiplot\n", TL_WIDTH, height);
+	y = height;
 	for (int i = 0; i < r->nr_modes; i++) {
-		const struct mode_stats *m = &r->modes[i];
-		const struct boot_data *b = run_data__typical_boot(r, m);
-		char *dat = xasprintf("gantt-%d.dat", i);
-		struct out_file data;
-		FILE *d = out_file__open_at(&data, dir->fd, dir->path, dat);
-		int y = 0;
+		double h = tl_row__height(&rows[i]);
 
-		fprintf(d, "# y start_s end_s failed label\n");
-		for (int k = 0; b && k < b->nr_probes; k++) {
-			const struct probe_span *p = &b->probes[k];
-			char *drv, *dev;
-
-			if (!probe_span__in_user_space(b, p))
-				continue;
-			drv = gp_data(p->driver);
-			dev = gp_data(p->device);
-			fprintf(d, "%d %.4f %.4f %d \"%s %s%s\"\n", y++, p->start_ns / 1e9, p->end_ns / 1e9,
-				probe_span__failed(p), drv, dev, p->async ? " (async)" : "");
-			free(dev);
-			free(drv);
-		}
-		if (!y)
-			fprintf(d, "0 0 0 0 \"no probes\"\n");
-		err |= out_file__commit(&data, WHO);
-		gantt__title(f, m->name, b ? b->name : "no ok boot");
-		fprintf(f, "set yrange [-0.6:%d]\nunset ytics\n", y ? y : 1);
-		fprintf(f, "plot '%s' using 2:1:2:3:($1-0.35):($1+0.35):($4 > 0 ? 0xd62728 : 0x1f77b4) "
-			"with boxxyerror lc rgb variable, '' using 3:1:5 with labels left offset 0.5,0 font ',8'\n",
-			dat);
-		free(dat);
+		y -= h;
+		tl_row__plot(f, &rows[i], r->modes[i].name, i, y / height, h / height);
 	}
 	fprintf(f, "unset multiplot\n}\nunset output\n");
+	for (int i = 0; i < r->nr_modes; i++)
+		free(rows[i].bars);
+	free(rows);
 	return out_file__commit(&gp, WHO) | err;
 }
 
@@ -228,53 +425,220 @@ static int boottime(struct run_data *r, const struct draw_dir *dir)
 	return chart_commit(&c);
 }
 
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
+/* ---- per-driver probe times: a driver a row, a mode a colour ---------------------- */
 
-	return (x > y) - (x < y);
+#define DR_MAX 40		/* drivers drawn at most */
+#define DR_ROW_PX 18		/* px a driver's row takes */
+#define DR_FRAME_PX 150		/* title, x axis, its label and a key of two lines */
+
+static const char *const mode_colors[] = {
+	"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+	"#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+};
+#define NR_MODE_COLORS (sizeof(mode_colors) / sizeof(mode_colors[0]))
+
+/* A driver drawn: its name and what orders the rows (largest first). */
+struct dr_row {
+	const char *driver;
+	double key;
+};
+
+static int cmp_dr_row(const void *pa, const void *pb)
+{
+	const struct dr_row *a = pa, *b = pb;
+
+	if (a->key != b->key)
+		return a->key < b->key ? 1 : -1;
+	return strcmp(a->driver, b->driver);
 }
 
-static int cdf(struct run_data *r, const struct draw_dir *dir)
+/* @driver's place in @rows, added with key 0 if new. */
+static int dr_rows__find(struct dr_row **rows, int *n, const char *driver)
 {
-	struct chart_files c;
-	FILE *f, *d;
-	int blocks = 0;
+	for (int i = 0; i < *n; i++)
+		if (!strcmp((*rows)[i].driver, driver))
+			return i;
+	*ARRAY_PUSH(*rows, *n) = (struct dr_row){ .driver = driver };
+	return *n - 1;
+}
 
-	chart_open(&c, dir, "cdf", &f, &d);
-	script_head(f, "cdf", 720, 420);
-	fprintf(f, "set xlabel 'probe time (s)'\nset ylabel 'fraction of probes'\nset yrange [0:1.05]\n"
-		"set key bottom right\nset grid\nplot ");
+static int dr_rows__place(const struct dr_row *rows, int n, const char *driver)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(rows[i].driver, driver))
+			return i;
+	return -1;
+}
+
+/* The y tics: each row's driver name, the first at the top. */
+static void dr_ytics(FILE *f, const struct dr_row *rows, int n)
+{
+	fprintf(f, "set ytics (");
+	for (int i = 0; i < n; i++) {
+		char *name = gp_str(rows[i].driver);
+
+		fprintf(f, "%s'%s' %d", i ? ", " : "", name, i);
+		free(name);
+	}
+	fprintf(f, ")\nset yrange [%g:-0.7]\nset ytics scale 0\nset grid ytics xtics\n",
+		n ? n - 0.3 : 0.7);
+}
+
+/*
+ * Every mode but the baseline against it, driver by driver: the difference
+ * of the medians of the per-boot probe time (drivers.c, as drivers.csv),
+ * its 95 % CI as a bar, a filled point when the verdict is faster or
+ * slower, an open one when not.  The DR_MAX drivers with the largest
+ * difference in any mode, the largest at the top; a mode's points are set
+ * a little apart in each row.  Data: one block per mode, "y diff lo hi pt".
+ */
+static int drivers_compared(struct run_data *r, const struct mode_stats *base, FILE *f, FILE *d,
+			    int *height)
+{
+	struct driver_change **v = xcalloc(r->nr_modes, sizeof(*v));
+	int *nv = xcalloc(r->nr_modes, sizeof(*nv)), nrows = 0, shown, others = 0, blocks = 0;
+	struct dr_row *rows = NULL;
+	char *bname = gp_str(base->name);
+
 	for (int i = 0; i < r->nr_modes; i++) {
-		const struct mode_stats *m = &r->modes[i];
+		if (&r->modes[i] == base)
+			continue;
+		others++;
+		v[i] = driver_changes(base, &r->modes[i], &nv[i]);
+		for (int k = 0; k < nv[i]; k++) {
+			int j;
 
-		for (int k = 0; k < m->nr_drivers; k++) {
-			const struct driver_stats *ds = &m->drivers[k];
-			double *v = xmalloc((ds->n + 1) * sizeof(*v));
-
-			memcpy(v, ds->probe_s, ds->n * sizeof(*v));
-			qsort(v, ds->n, sizeof(*v), cmp_d);
-			char *dm = gp_data(m->name), *dd = gp_data(ds->driver);
-			char *tm = gp_str(m->name), *td = gp_str(ds->driver);
-
-			fprintf(d, "# %s %s\n", dm, dd);
-			for (size_t j = 0; j < ds->n; j++)
-				fprintf(d, "%.5f %.5f\n", v[j], (j + 1.0) / ds->n);
-			fprintf(d, "\n\n");
-			fprintf(f, "%s'cdf.dat' index %d using 1:2 with steps lw 2 title '%s: %s'",
-				blocks ? ", " : "", blocks, tm, td);
-			free(td);
-			free(tm);
-			free(dd);
-			free(dm);
-			blocks++;
-			free(v);
+			if (!isfinite(v[i][k].c.diff))
+				continue;
+			j = dr_rows__find(&rows, &nrows, v[i][k].driver);
+			if (fabs(v[i][k].c.diff) > rows[j].key)
+				rows[j].key = fabs(v[i][k].c.diff);
 		}
 	}
-	if (!blocks)
-		fprintf(f, "NaN title 'no probes recorded'");
-	fprintf(f, "\n");
-	script_tail(f, "cdf", 720, 420);
+	if (nrows)
+		qsort(rows, nrows, sizeof(*rows), cmp_dr_row);
+	shown = nrows < DR_MAX ? nrows : DR_MAX;
+	*height = DR_FRAME_PX + DR_ROW_PX * (shown > 3 ? shown : 3) + 18 * (others / 3);
+	fprintf(f, "set title '%d driver%s probed in the baseline and another mode%s' noenhanced\n"
+		"set xlabel 'difference of the median probe time per boot against %s (s); bar: "
+		"95 %% CI'\n", nrows, nrows == 1 ? "" : "s", nrows > shown ?
+		"; the ones with the largest difference" : "", bname);
+	dr_ytics(f, rows, shown);
+	/* A little room each side: a point at a range's end is not drawn on the border. */
+	fprintf(f, "set offsets graph 0.05, graph 0.05, 0, 0\n"
+		"set arrow from 0, graph 0 to 0, graph 1 nohead lc rgb '#777777' back\n"
+		"set key above horizontal\nplot ");
+	for (int i = 0, j = 0; i < r->nr_modes; i++) {
+		char *dm, *tm;
+		double dy;
+
+		if (&r->modes[i] == base)
+			continue;
+		dy = others > 1 ? (j - (others - 1) / 2.0) * (0.6 / others) : 0;
+		dm = gp_data(r->modes[i].name);
+		tm = gp_str(r->modes[i].name);
+		fprintf(d, "# %s: y diff_s lo_s hi_s point\n", dm);
+		for (int k = 0; k < nv[i]; k++) {
+			const struct comparison *c = &v[i][k].c;
+			int y = dr_rows__place(rows, shown, v[i][k].driver);
+
+			if (y < 0 || !isfinite(c->diff))
+				continue;
+			fprintf(d, "%.3f %.6f %.6f %.6f %d\n", y + dy, c->diff,
+				isfinite(c->diff_lo) ? c->diff_lo : c->diff,
+				isfinite(c->diff_hi) ? c->diff_hi : c->diff,
+				v[i][k].verdict == DV_SLOWER || v[i][k].verdict == DV_FASTER ? 7 : 6);
+		}
+		fprintf(d, "NaN NaN NaN NaN 7\n\n\n");
+		/* Filled, then open: each through its own filter of column 5. */
+		fprintf(f, "%s'drivers.dat' index %d using 2:($5 == 7 ? $1 : NaN):3:4 with "
+			"xerrorbars pt 7 ps 0.9 lc rgb '%s' title '%s against %s', '' index %d using "
+			"2:($5 == 6 ? $1 : NaN):3:4 with xerrorbars pt 6 ps 0.9 lc rgb '%s' notitle",
+			blocks ? ", " : "", blocks, mode_colors[j % NR_MODE_COLORS], tm, bname, blocks,
+			mode_colors[j % NR_MODE_COLORS]);
+		blocks++;
+		j++;
+		free(tm);
+		free(dm);
+	}
+	fprintf(f, ", NaN with points pt 7 lc rgb '#000000' title 'filled: faster or slower', "
+		"NaN with points pt 6 lc rgb '#000000' title 'open: no clear change'\n");
+	for (int i = 0; i < r->nr_modes; i++)
+		free(v[i]);
+	free(v);
+	free(nv);
+	free(rows);
+	free(bname);
+	return 0;
+}
+
+/* One mode's own drivers: median probe time per boot, its interquartile range as a bar. */
+static void drivers_own(const struct mode_stats *m, FILE *f, FILE *d, int *height)
+{
+	struct dr_row *rows = xcalloc(m->nr_drivers + 1, sizeof(*rows));
+	int shown = m->nr_drivers < DR_MAX ? m->nr_drivers : DR_MAX;
+	char *dm = gp_data(m->name), *tm = gp_str(m->name);
+
+	for (int k = 0; k < m->nr_drivers; k++)
+		rows[k] = (struct dr_row){ .driver = m->drivers[k].driver,
+					   .key = isfinite(m->drivers[k].per_boot.median) ?
+						  m->drivers[k].per_boot.median : -1 };
+	qsort(rows, m->nr_drivers, sizeof(*rows), cmp_dr_row);
+	*height = DR_FRAME_PX + DR_ROW_PX * (shown > 3 ? shown : 3);
+	fprintf(f, "set title '%s: %d driver%s%s' noenhanced\nset xlabel 'probe time per boot "
+		"(s): median; bar: interquartile range over the boots'\n", tm, m->nr_drivers,
+		m->nr_drivers == 1 ? "" : "s", m->nr_drivers > shown ? ", the slowest" : "");
+	dr_ytics(f, rows, shown);
+	fprintf(d, "# %s: y median_s q1_s q3_s point\n", dm);
+	for (int y = 0; y < shown; y++) {
+		const struct driver_stats *ds = NULL;
+
+		for (int k = 0; k < m->nr_drivers && !ds; k++)
+			if (!strcmp(m->drivers[k].driver, rows[y].driver))
+				ds = &m->drivers[k];
+		if (ds && isfinite(ds->per_boot.median))
+			fprintf(d, "%d %.6f %.6f %.6f 7\n", y, ds->per_boot.median, ds->per_boot.q1,
+				ds->per_boot.q3);
+	}
+	fprintf(d, "NaN NaN NaN NaN 7\n");
+	fprintf(f, "set xrange [0:*]\nset offsets 0, graph 0.05, 0, 0\nunset key\nplot 'drivers.dat' index 0 using 2:1:3:4 with "
+		"xerrorbars pt 7 ps 0.9 lc rgb '%s' notitle\n", mode_colors[0]);
+	free(tm);
+	free(dm);
+	free(rows);
+}
+
+/*
+ * Per-driver probe times at any scale: a row per driver.  With modes to
+ * compare, each mode against the baseline (drivers_compared); with one
+ * mode (or none to compare with), that mode's own times (drivers_own).
+ * The key goes below the plot, never over it.
+ */
+static int drivers_chart(struct run_data *r, const struct draw_dir *dir)
+{
+	struct mode_stats *base = run_data__baseline(r);
+	struct chart_files c;
+	char *body = NULL;
+	size_t len = 0;
+	FILE *f, *d, *b = open_memstream(&body, &len);
+	int height = 200;
+	bool compared = false;
+
+	chart_open(&c, dir, "drivers", &f, &d);
+	for (int i = 0; base && i < r->nr_modes; i++)
+		compared |= &r->modes[i] != base && r->modes[i].event_boots;
+	if (compared && base->event_boots)
+		drivers_compared(r, base, b, d, &height);
+	else if (base)
+		drivers_own(base, b, d, &height);
+	else
+		fprintf(b, "set label 1 'no probes recorded' at graph 0.5, 0.5 center\nplot NaN "
+			"notitle\n");
+	fclose(b);
+	script_head(f, "drivers", 900, height);
+	fputs(body, f);
+	script_tail(f, "drivers", 900, height);
+	free(body);
 	return chart_commit(&c);
 }
 
@@ -485,7 +849,7 @@ static int chart_folder(int cfd, char *name, size_t len)
 static bool chart_draw(struct run_data *r, int cfd, const char *charts, int logfd, int i)
 {
 	static int (*const writers[])(struct run_data *, const struct draw_dir *) = {
-		gantt, boottime, cdf, kills,
+		gantt, boottime, drivers_chart, kills,
 	};
 	char pname[64], *script = xasprintf("%s.gp", chart_names[i]);
 	struct draw_dir dir;
