@@ -506,6 +506,38 @@ static const char *doc_cell(const char *row, int k, char *buf, size_t len)
 }
 
 /*
+ * docs/gather.md's "What a refused log line costs" says what
+ * log_refusal_costs[] does, kind by kind: a refused kernel-log line never
+ * sinks the boot.
+ */
+static void log_refusal_costs_documented(void)
+{
+	size_t len = 0;
+	char *text = read_file("docs/gather.md", &len), *sec;
+
+	sec = text ? strstr(text, "### What a refused log line costs") : NULL;
+	if (!sec) {
+		CHECK(0, "docs/gather.md has a section \"What a refused log line costs\"");
+		free(text);
+		return;
+	}
+	if (strstr(sec + 1, "\n##"))
+		*strstr(sec + 1, "\n##") = '\0';
+	for (int k = 0; k < LOG_KIND_MAX; k++) {
+		const char *unusable;
+		unsigned inc = boot_data__log_refusal_cost(k, &unusable);
+		char want[256], *row = xasprintf("\n| %s | kept | %s |", log_kind__name(k),
+						 inc ? incomplete__text(inc, want, sizeof(want)) :
+						       "nothing");
+
+		CHECK(!unusable && strstr(sec, row), "docs/gather.md: a refused %s line: kept, "
+		      "incomplete: %s", log_kind__name(k), inc ? want : "nothing");
+		free(row);
+	}
+	free(text);
+}
+
+/*
  * docs/events.md's "What a refused record costs" says what refusal_costs[]
  * does, type by type: one fact, two places, checked to agree.
  */
@@ -734,6 +766,7 @@ int main(void)
 	refused_kept();
 	refusal_costs();
 	refusal_costs_documented();
+	log_refusal_costs_documented();
 	far_init_start();
 	pre_collector_probes();
 	{

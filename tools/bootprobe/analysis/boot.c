@@ -8,6 +8,7 @@
 #include "keymap.h"
 #include "ranges.h"
 #include "resultfiles.h"
+#include "sdanalyze.h"
 #include "text.h"
 
 #include <errno.h>
@@ -601,6 +602,16 @@ static int64_t sat_add(int64_t a, int64_t b)
 void boot_data__losses(const struct boot_data *b, struct boot_losses *l)
 {
 	memset(l, 0, sizeof(*l));
+	if (b->from_log) {
+		/* A log gives spans and udevd's word; the rest only the collector sees. */
+		l->refused = b->rejected;
+		l->incomplete = b->refused_incomplete | LOG_CANNOT_GIVE;
+		if (b->log.begin_missing)
+			l->incomplete |= INC_PROBES;
+		if (b->log.cut)
+			l->incomplete |= INC_PROBES | INC_KILLS;
+		return;
+	}
 	if (!b->has_events)
 		return;
 	l->lost = sat_add(sat_add(nonneg(b->bpf_drops), nonneg(b->events_dropped)),
@@ -780,6 +791,495 @@ void boot_data__parse_events(struct boot_data *b, const char *text, size_t len,
 	signal_index__free(&st.signals);
 }
 
+/* ---- the kernel's own log: initcall_debug, the driver core, udevd ------------------ */
+
+const char *record_source__name(int source)
+{
+	static const char *const names[] = { "bpf", "boot_trace", "kernel_log" };
+
+	return source >= 0 && source < 3 ? names[source] : "?";
+}
+
+static const char *const log_kind_names[LOG_KIND_MAX] = {
+	"probe", "probe failure", "deferral", "initcall", "udevd kill", "udevd timeout",
+	"sysfs map",
+};
+
+const char *log_kind__name(int kind)
+{
+	return kind >= 0 && kind < LOG_KIND_MAX ? log_kind_names[kind] : NULL;
+}
+
+/*
+ * What a refused kernel-log record costs, as refusal_costs[] says for the
+ * stream's: a log line is refused for what that line is (cut, duplicated,
+ * out of time order, bytes that are no text, longer than a kernel record),
+ * and the rest of the log stands, so it costs the parts its kind feeds,
+ * never the boot.  Only a log holding two boots is unusable (log_finish()).
+ * docs/gather.md, "What a refused log line costs", is this table in words.
+ */
+static const struct refusal_cost log_refusal_costs[LOG_KIND_MAX] = {
+	[LOG_PROBE] = { INC_PROBES, NULL },
+	[LOG_PROBE_FAILED] = { INC_PROBES, NULL },
+	[LOG_DEFERRED] = { INC_PROBES, NULL },
+	[LOG_INITCALL] = { 0, NULL },		/* no count reads initcalls */
+	[LOG_UDEV_KILL] = { INC_KILLS, NULL },
+	[LOG_UDEV_TIMEOUT] = { INC_KILLS, NULL },
+	[LOG_MAP] = { INC_PROBES, NULL },	/* a span's driver name */
+};
+
+unsigned boot_data__log_refusal_cost(int kind, const char **unusable)
+{
+	*unusable = NULL;
+	if (kind < 0 || kind >= LOG_KIND_MAX)
+		return 0;
+	*unusable = log_refusal_costs[kind].unusable;
+	return log_refusal_costs[kind].incomplete;
+}
+
+static void log_reject(struct boot_data *b, int kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A kernel-log record refused at FILE:LINE: named, counted and costed as reject() does. */
+static void log_reject(struct boot_data *b, int kind, const char *fmt, ...)
+{
+	const char *unusable;
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	if (!b->rejected++)
+		b->first_rejected = xstrdup(msg);
+	b->refused_incomplete |= boot_data__log_refusal_cost(kind, &unusable);
+	warn(b, "%s", msg);
+	free(msg);
+}
+
+/*
+ * The most text one kernel log record holds: 1024 bytes (6.12's
+ * PRINTKRB_RECORD_MAX; 6.1's LOG_LINE_MAX is 992, CONSOLE_LOG_MAX 1024 less
+ * its prefix).  A longer line after its stamp is two lines run together.
+ */
+#define LOG_RECORD_MAX 1024
+/*
+ * printk's stamps of two CPUs may cross by a few µs (each takes its time
+ * before its record is placed); a record further back than this is from
+ * another clock or another log.
+ */
+#define LOG_CLOCK_BACK_S 0.01
+/* At most this many µs in a "returned ... after N usecs": a day. */
+#define LOG_USECS_MAX 86400000000LL
+
+/* A failure line waiting for its probe's "returned" line (same device). */
+struct log_failure {
+	char device[NAME_LEN], driver[NAME_LEN];
+	int err, line;
+	double ts_s;
+	bool used;
+};
+
+/* One console or kernel log being read, line by line. */
+struct console_state {
+	const char *label;
+	int lineno;
+	bool cut;			/* this line is the last, without its newline */
+	const int *bad;			/* lines with bytes that are no text, ascending */
+	int nr_bad, next_bad;
+	double last_record_s;		/* the latest record's stamp, -INFINITY at first */
+	int last_record_line;
+	struct keymap seen;		/* record lines read, for duplicates */
+	struct log_failure *fails;
+	int nr_fails;
+	struct keymap failing;		/* device -> its latest unused failure */
+};
+
+/* One record's fields as the line says them. */
+struct log_fields {
+	char device[NAME_LEN], driver[NAME_LEN], text[160];
+	long long usecs;
+	int ret, pid, seqnum;
+};
+
+/* @s, @n bytes, into @dst of NAME_LEN: false if it is empty or does not fit. */
+static bool take_name(char *dst, const char *s, size_t n)
+{
+	if (!n || n >= NAME_LEN || memchr(s, ' ', n))
+		return false;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+	return true;
+}
+
+/* "RET after N usecs" and nothing after: false if it is not exactly that. */
+static bool returned_after(const char *p, struct log_fields *f)
+{
+	int n = -1;
+
+	if (sscanf(p, "%d after %lld usecs%n", &f->ret, &f->usecs, &n) != 2 || n < 0)
+		return false;
+	p += n;
+	p += strspn(p, " \r");
+	return !*p && f->usecs >= 0 && f->usecs <= LOG_USECS_MAX;
+}
+
+/*
+ * The kind of kernel-log record @rest is, its fields in @f; -1 if it is
+ * none, LOG_KIND_MAX if it starts as one but is in no kernel's format.
+ * The formats, from drivers/base/dd.c and init/main.c:
+ *   6.1, 6.12: "probe of DEV returned RET after N usecs"
+ *   7.x:       "probe of DEV with driver DRV returned RET after N usecs"
+ *   6.1:       "DRV: probe of DEV failed with error N"        (pr_warn)
+ *   6.12, 7.x: "DRV DEV: probe with driver DRV failed with error N" (dev_err)
+ *   6.1:       "BUS DEV: deferred probe pending"              (dev_info)
+ *   6.12, 7.x: "BUS DEV: deferred probe pending: REASON"
+ *   every one: "initcall FUNC returned RET after N usecs"
+ * and udevd's "Worker [PID] processing SEQNUM=N killed" and "Spawned
+ * process 'CMD' [PID] timed out after T, killing".
+ */
+static int log_line_kind(const char *rest, struct log_fields *f)
+{
+	const char *p, *q;
+
+	memset(f, 0, sizeof(*f));
+	if (!strncmp(rest, "probe of ", 9)) {
+		p = rest + 9;
+		q = strstr(p, " returned ");
+		if (!q)
+			return strstr(p, " failed with error ") ? -1 : LOG_KIND_MAX;
+		if ((f->text[0] = 0, strstr(p, " with driver ")) &&
+		    strstr(p, " with driver ") < q) {
+			const char *w = strstr(p, " with driver ");
+
+			if (!take_name(f->device, p, w - p) ||
+			    !take_name(f->driver, w + 13, q - (w + 13)))
+				return LOG_KIND_MAX;
+		} else if (!take_name(f->device, p, q - p)) {
+			return LOG_KIND_MAX;
+		}
+		return returned_after(q + 10, f) ? LOG_PROBE : LOG_KIND_MAX;
+	}
+	if (!strncmp(rest, "initcall ", 9) && (q = strstr(rest + 9, " returned ")) &&
+	    !strstr(rest, " returned with ")) {
+		size_t n = q - (rest + 9);
+
+		/* FUNC is %pS: "name+0x0/0x50", of a module "name+0x0/0x50 [mod]". */
+		if (!n || n >= sizeof(f->text))
+			return LOG_KIND_MAX;
+		memcpy(f->text, rest + 9, n);
+		f->text[n] = '\0';
+		return returned_after(q + 10, f) ? LOG_INITCALL : LOG_KIND_MAX;
+	}
+	if ((q = strstr(rest, ": probe with driver ")) && strstr(q, " failed with error ")) {
+		/* "DRV DEV: probe with driver DRV failed with error N" */
+		const char *sp = memchr(rest, ' ', q - rest), *e;
+		int n = -1;
+
+		if (!sp || !take_name(f->device, sp + 1, q - (sp + 1)))
+			return LOG_KIND_MAX;
+		p = q + 20;
+		e = strstr(p, " failed with error ");
+		if (!take_name(f->driver, p, e - p) ||
+		    sscanf(e + 19, "%d%n", &f->ret, &n) != 1 || e[19 + n] != '\0')
+			return LOG_KIND_MAX;
+		return LOG_PROBE_FAILED;
+	}
+	if ((q = strstr(rest, ": probe of ")) && strstr(q, " failed with error ")) {
+		/* "DRV: probe of DEV failed with error N" */
+		const char *e = strstr(q, " failed with error ");
+		int n = -1;
+
+		if (!take_name(f->driver, rest, q - rest) ||
+		    !take_name(f->device, q + 11, e - (q + 11)) ||
+		    sscanf(e + 19, "%d%n", &f->ret, &n) != 1 || e[19 + n] != '\0')
+			return LOG_KIND_MAX;
+		return LOG_PROBE_FAILED;
+	}
+	if ((q = strstr(rest, ": deferred probe pending"))) {
+		const char *sp = memchr(rest, ' ', q - rest);
+
+		if (!sp || !take_name(f->device, sp + 1, q - (sp + 1)))
+			return LOG_KIND_MAX;
+		p = q + 24;
+		if (*p == ':')
+			snprintf(f->text, sizeof(f->text), "%s", p + 1 + (p[1] == ' '));
+		else if (*p)
+			return LOG_KIND_MAX;
+		return LOG_DEFERRED;
+	}
+	if ((p = strstr(rest, "Worker [")) && strstr(p, " killed") &&
+	    sscanf(p, "Worker [%d] processing SEQNUM=%d killed", &f->pid, &f->seqnum) == 2)
+		return LOG_UDEV_KILL;
+	if ((p = strstr(rest, "pawned process '")) && (q = strstr(p, "' [")) &&
+	    strstr(q, " timed out after ")) {
+		size_t n = q - (p + 16);
+
+		snprintf(f->text, sizeof(f->text), "%.*s", (int)(n < sizeof(f->text) ? n :
+								 sizeof(f->text) - 1), p + 16);
+		if (sscanf(q, "' [%d] timed out after", &f->pid) != 1)
+			return LOG_KIND_MAX;
+		return LOG_UDEV_TIMEOUT;
+	}
+	return -1;
+}
+
+/* Whether the line being read holds bytes that are no text (read_console's pass). */
+static bool line_is_bad(struct console_state *st)
+{
+	while (st->next_bad < st->nr_bad && st->bad[st->next_bad] < st->lineno)
+		st->next_bad++;
+	return st->next_bad < st->nr_bad && st->bad[st->next_bad] == st->lineno;
+}
+
+/*
+ * A record line refused before it is read (cut, bytes that are no text,
+ * too long, no stamp, a duplicate, out of time order): named and costed;
+ * true if refused.
+ */
+static bool log_line_refused(struct boot_data *b, struct console_state *st, int kind,
+			     double raw, const char *rest)
+{
+	const char *what = log_kind__name(kind), *L = st->label;
+	int ln = st->lineno, first;
+	char *key;
+
+	if (st->cut) {
+		log_reject(b, kind, "%s:%d: the log ends inside this %s line (cut short; not read)",
+			   L, ln, what);
+		return true;
+	}
+	if (line_is_bad(st)) {
+		log_reject(b, kind, "%s:%d: bytes that are not UTF-8 text in a %s line (its names "
+			   "would be wrong; refused)", L, ln, what);
+		return true;
+	}
+	if (isnan(raw)) {
+		log_reject(b, kind, "%s:%d: a %s line without the kernel's [seconds] stamp (a log "
+			   "written without times: dmesg -t, printk.time=0; refused)", L, ln, what);
+		return true;
+	}
+	key = xasprintf("%.6f %s", raw, rest);
+	first = keymap__put_str(&st->seen, key, ln);
+	free(key);
+	if (first != ln) {
+		log_reject(b, kind, "%s:%d: the same %s line as line %d (duplicated; not counted "
+			   "again)", L, ln, what, first);
+		return true;
+	}
+	if (raw < st->last_record_s - LOG_CLOCK_BACK_S) {
+		log_reject(b, kind, "%s:%d: a %s line at %.6f s, before line %d's %.6f s (the clock "
+			   "jumped back or two logs are interleaved; refused)", L, ln, what, raw,
+			   st->last_record_line, st->last_record_s);
+		return true;
+	}
+	if (raw > st->last_record_s) {
+		st->last_record_s = raw;
+		st->last_record_line = ln;
+	}
+	return false;
+}
+
+/* A span from a "returned" line: the kernel prints it at the probe's end. */
+static void log_probe(struct boot_data *b, struct console_state *st, const struct log_fields *f,
+		      double raw)
+{
+	int64_t end = llround(raw * 1e9), dur = f->usecs * 1000;
+	struct probe_span *p;
+	int k;
+
+	if (dur > end) {
+		log_reject(b, LOG_PROBE, "%s:%d: a probe of %s of %lld usecs ending at %.6f s: "
+			   "longer than the boot (refused)", st->label, st->lineno, f->device,
+			   f->usecs, raw);
+		return;
+	}
+	p = MEM_PUSH(b, b->probes, b->nr_probes, 4);
+	memset(p, 0, sizeof(*p));
+	copy(p->device, f->device);
+	p->source = SRC_KERNEL_LOG;
+	p->log_line = st->lineno;
+	p->end_ns = end;
+	p->start_ns = end - dur;
+	/* really_probe() returns a driver's error negated: the driver's own, as add_probe(). */
+	p->ret = f->ret > 0 ? -f->ret : f->ret;
+	p->driver_from = DRV_UNKNOWN;
+	if (*f->driver) {
+		copy(p->driver, f->driver);
+		p->driver_from = DRV_FROM_RECORD;
+	}
+	/* A failure line of the device was printed inside this probe, just before. */
+	if (p->ret && (k = keymap__get_str(&st->failing, f->device)) >= 0 && !st->fails[k].used) {
+		if (!*p->driver) {
+			copy(p->driver, st->fails[k].driver);
+			p->driver_from = DRV_FROM_RECORD;
+		}
+		st->fails[k].used = true;
+	}
+	b->log.probe_lines++;
+}
+
+static void log_failure(struct boot_data *b, struct console_state *st, const struct log_fields *f,
+			double raw)
+{
+	struct log_failure *x = ARRAY_PUSH(st->fails, st->nr_fails);
+	int k = st->nr_fails - 1;
+
+	copy(x->device, f->device);
+	copy(x->driver, f->driver);
+	x->err = f->ret;
+	x->line = st->lineno;
+	x->ts_s = raw;
+	/* The latest failure of the device waits for its "returned" line. */
+	if (keymap__put_str(&st->failing, f->device, k) != k) {
+		int old = keymap__get_str(&st->failing, f->device);
+
+		keymap__free(&st->failing);
+		for (int i = 0; i < st->nr_fails; i++)
+			if (i != old && !st->fails[i].used)
+				keymap__put_str(&st->failing, st->fails[i].device, i);
+	}
+	b->log.failed_lines++;
+}
+
+/*
+ * The failures no "returned" line followed (a log without initcall_debug):
+ * a failed probe known by its end, its start not (no span: start unknown).
+ */
+static void log_unpaired_failures(struct boot_data *b, struct console_state *st)
+{
+	for (int i = 0; i < st->nr_fails; i++) {
+		const struct log_failure *x = &st->fails[i];
+		struct probe_span *p;
+
+		if (x->used)
+			continue;
+		p = MEM_PUSH(b, b->probes, b->nr_probes, 4);
+		memset(p, 0, sizeof(*p));
+		copy(p->device, x->device);
+		copy(p->driver, x->driver);
+		p->driver_from = DRV_FROM_RECORD;
+		p->source = SRC_KERNEL_LOG;
+		p->log_line = x->line;
+		p->ret = x->err;
+		p->end_ns = llround(x->ts_s * 1e9);
+		p->start_ns = UNKNOWN_NS;
+		b->log.unpaired_failures++;
+	}
+}
+
+/* A kernel-log record line, read into the boot; false if @rest is none. */
+static bool log_record(struct boot_data *b, struct console_state *st, double raw,
+		       const char *rest)
+{
+	struct log_fields f;
+	int kind = log_line_kind(rest, &f);
+
+	if (kind < 0)
+		return false;
+	if (st->cut) {
+		log_reject(b, kind == LOG_KIND_MAX ? LOG_PROBE : kind, "%s:%d: the log ends inside "
+			   "this %s line (cut short; not read)", st->label, st->lineno,
+			   log_kind__name(kind == LOG_KIND_MAX ? LOG_PROBE : kind));
+		return true;
+	}
+	if (strlen(rest) > LOG_RECORD_MAX) {
+		log_reject(b, kind == LOG_KIND_MAX ? LOG_PROBE : kind, "%s:%d: %zu bytes after the "
+			   "stamp, more than one kernel record holds (%d): two lines run together "
+			   "(refused)", st->label, st->lineno, strlen(rest), LOG_RECORD_MAX);
+		return true;
+	}
+	if (kind == LOG_KIND_MAX) {
+		/* It starts as a record and is none: malformed, or another line ran into it. */
+		log_reject(b, strncmp(rest, "initcall ", 9) ? LOG_PROBE : LOG_INITCALL,
+			   "%s:%d: a driver-core or initcall line in no kernel's format (damaged, or "
+			   "another line ran into it; refused)", st->label, st->lineno);
+		return true;
+	}
+	if (log_line_refused(b, st, kind, raw, rest))
+		return true;
+	b->log.records++;
+	switch (kind) {
+	case LOG_PROBE:
+		log_probe(b, st, &f, raw);
+		break;
+	case LOG_PROBE_FAILED:
+		log_failure(b, st, &f, raw);
+		break;
+	case LOG_DEFERRED: {
+		struct log_deferral *d = MEM_PUSH(b, b->deferrals, b->nr_deferrals, 0);
+
+		memset(d, 0, sizeof(*d));
+		copy(d->device, f.device);
+		snprintf(d->reason, sizeof(d->reason), "%s", f.text);
+		d->reason[strcspn(d->reason, "\r\n")] = '\0';
+		d->ts_s = raw;
+		b->log.deferred_lines++;
+		break;
+	}
+	case LOG_INITCALL: {
+		struct log_initcall *c = MEM_PUSH(b, b->initcalls, b->nr_initcalls, 0);
+		int64_t end = llround(raw * 1e9);
+
+		snprintf(c->func, sizeof(c->func), "%s", f.text);
+		c->ret = f.ret;
+		c->end_ns = end;
+		c->start_ns = end - f.usecs * 1000;
+		b->log.initcall_lines++;
+		break;
+	}
+	case LOG_UDEV_KILL: {
+		struct udev_kill *k = MEM_PUSH(b, b->udev_kills, b->nr_udev_kills, 1);
+
+		b->log.records--;	/* udevd's lines alone make no log boot */
+		k->worker_pid = f.pid;
+		k->seqnum = f.seqnum;
+		k->ts_s = raw - b->printk_offset_s;
+		break;
+	}
+	case LOG_UDEV_TIMEOUT: {
+		struct udev_timeout *t = MEM_PUSH(b, b->udev_timeouts, b->nr_udev_timeouts, 0);
+
+		b->log.records--;
+		t->pid = f.pid;
+		t->ts_s = raw - b->printk_offset_s;
+		snprintf(t->cmd, sizeof(t->cmd), "%.127s", f.text);
+		break;
+	}
+	}
+	return true;
+}
+
+/*
+ * "HOST kernel: text" or "HOST systemd-udevd[PID]: text" after a journal
+ * stamp (journalctl -o short-monotonic): the text; @rest itself otherwise.
+ */
+static const char *journal_text(const char *rest)
+{
+	const char *sp = strchr(rest, ' '), *colon;
+
+	if (!sp || sp == rest)
+		return rest;
+	if (!strncmp(sp, " kernel: ", 9))
+		return sp + 9;
+	colon = strstr(sp + 1, "]: ");
+	if (colon && !strncmp(sp + 1, "systemd-udevd[", 14) && !memchr(sp + 1, ' ', colon - sp))
+		return colon + 3;
+	return rest;
+}
+
+/* "# bootprobe-gather: boot_id=ID ..." (docs/gather.md): the id into @id of 40. */
+static bool gather_header(const char *line, char *id)
+{
+	const char *p;
+
+	if (strncmp(line, "# bootprobe-gather: ", 20) || !(p = strstr(line, "boot_id=")))
+		return false;
+	snprintf(id, 40, "%.*s", (int)strcspn(p + 8, " \t\r\n"), p + 8);
+	return true;
+}
+
 /* ---- console ---------------------------------------------------------------------- */
 
 /*
@@ -839,20 +1339,49 @@ static bool console_refuse(struct boot_data *b, const char *label, int lineno,
 #define COUNT_OK(x, y) (!console_refuse(b, label, lineno, FR_DEVICE_COUNT, (x)) && \
 			!console_refuse(b, label, lineno, FR_DEVICE_COUNT, (y)))
 
-static void console_line(struct boot_data *b, const char *line, const char *label, int lineno)
+static void console_line(struct boot_data *b, const char *line, struct console_state *st)
 {
-	const char *rest, *p;
+	const char *label = st->label, *rest, *p;
+	int lineno = st->lineno;
 	double raw = kernel_stamp(line, &rest), t, v;
 	struct udev_kill *k;
 	int a, c;
-	char dev[NAME_LEN], drv[NAME_LEN];
+	char dev[NAME_LEN], drv[NAME_LEN], id[40];
 
+	if (gather_header(line, id)) {
+		if (!*b->log.boot_id)
+			snprintf(b->log.boot_id, sizeof(b->log.boot_id), "%s", id);
+		return;
+	}
 	/* A stamp no boot has (1e309, negative) would become every time on the line. */
 	if (!isnan(raw) && console_refuse(b, label, lineno, FR_KERNEL_STAMP, raw))
 		return;
+	rest = journal_text(rest);
 	t = raw - b->printk_offset_s;
 	b->last_stamp_raw_s = raw;
-	if (!strncmp(rest, "Run /init as init process", 25))
+	if (!isnan(raw) && isnan(b->log.first_stamp_s)) {
+		b->log.first_stamp_s = raw;
+		b->log.first_at = xasprintf("%s:%d", label, lineno);
+	}
+	if (!strncmp(rest, "Linux version ", 14)) {
+		/* The kernel's first line: one per boot the log holds. */
+		if (!b->log.linux_versions++)
+			snprintf(b->log.release, sizeof(b->log.release), "%.*s",
+				 (int)strcspn(rest + 14, " "), rest + 14);
+		else if (!b->log.two_boots)
+			b->log.two_boots = xasprintf("%s:%d: a second 'Linux version' line: two "
+						     "boots in one log", label, lineno);
+		return;
+	}
+	if (!strncmp(rest, "Command line: ", 14) && !b->log.cmdline) {
+		b->log.cmdline = xstrdup(rest + 14);
+		return;
+	}
+	/* Without the collector's stream the kernel's own lines are the records. */
+	if (!b->has_events && log_record(b, st, raw, rest))
+		return;
+	if (!strncmp(rest, "Run /init as init process", 25) ||
+	    (!strncmp(rest, "Run /", 5) && strstr(rest, " as init process") && isnan(b->kernel_done_s)))
 		b->kernel_done_s = t;
 	else if (sscanf(rest, "bootprobe: init start at %lf", &v) == 1 && MARK_OK(v))
 		b->init_start_s = isnan(t) ? v : t;
@@ -904,26 +1433,279 @@ static void console_line(struct boot_data *b, const char *line, const char *labe
 	}
 }
 
-void boot_data__parse_console(struct boot_data *b, const char *text, const char *label)
+/*
+ * @text's lines into @b, @bad the lines (ascending, @nr_bad) whose bytes
+ * were no text before they were made inert; @cut when its last line has no
+ * newline.
+ */
+static void parse_console_lines(struct boot_data *b, const char *text, const char *label,
+				const int *bad, int nr_bad, bool cut)
 {
 	char *copy_ = xstrdup(text), *line = copy_, *nl;
-	int lineno = 1;
+	struct console_state st = { .label = label, .bad = bad, .nr_bad = nr_bad,
+				    .last_record_s = -INFINITY };
 
 	boot_index__free(b->index);
 	b->index = NULL;
 	mem_take(b, strlen(text) + 1);
 	/* Line by line, counted: a refused line is named at FILE:LINE. */
-	for (; *line && !b->over_budget; line = nl + 1, lineno++) {
+	for (st.lineno = 1; *line && !b->over_budget; line = nl + 1, st.lineno++) {
 		nl = strchr(line, '\n');
 		if (nl)
 			*nl = '\0';
+		st.cut = cut && !nl;
+		if (st.cut && !b->has_events)
+			b->log.cut = true;
 		if (*line)
-			console_line(b, line, label, lineno);
+			console_line(b, line, &st);
 		if (!nl)
 			break;
 	}
+	log_unpaired_failures(b, &st);
+	keymap__free(&st.seen);
+	keymap__free(&st.failing);
+	free(st.fails);
 	mem_give(b, strlen(text) + 1);
 	free(copy_);
+}
+
+void boot_data__parse_console(struct boot_data *b, const char *text, const char *label)
+{
+	parse_console_lines(b, text, label, NULL, 0, false);
+}
+
+/* ---- the files a gathered boot keeps beside its kernel log (docs/gather.md) ------------ */
+
+/* File @name of the folder @dfd, at most an attachment's size; NULL if absent (said if unreadable). */
+static char *beside_file(struct boot_data *b, int dfd, const char *dir, const char *name,
+			 size_t *len)
+{
+	char *text = read_file_at_max(dfd, name, len, MAX_ATTACHMENT_BYTES);
+
+	if (!text && errno != ENOENT)
+		warn(b, "%s/%s: %s", dir, name, read_file_strerror(errno));
+	if (text && strlen(text) != *len) {
+		warn(b, "%s/%s: a NUL byte (not read)", dir, name);
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* Whether file @path's first line names another boot than the kernel log's; said if so. */
+static bool other_boot(struct boot_data *b, const char *text, const char *path, int kind,
+		       const char *what)
+{
+	char id[40];
+
+	if (!gather_header(text, id) || !*b->log.boot_id || !strcmp(id, b->log.boot_id))
+		return false;
+	log_reject(b, kind, "%s:1: boot id %s, not the kernel log's %s: %s another boot's (not "
+		   "read)", path, id, b->log.boot_id, what);
+	return true;
+}
+
+/* One line of a tab-separated file beside the log: its @n fields; false if it has not @n. */
+static bool tab_fields(char *line, char **f, int n)
+{
+	for (int i = 0; i < n; i++) {
+		f[i] = line;
+		line = i < n - 1 ? strchr(line, '\t') : line + strcspn(line, "\t\r");
+		if (!line || (i == n - 1 && *line == '\t'))
+			return false;
+		*line++ = '\0';
+		if (!*f[i] && i < n - 1)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * drivers.txt: "BUS<TAB>DEVICE<TAB>DRIVER", a device bound when the files
+ * were gathered (docs/gather.md): names the driver of a span whose line did
+ * not, and its bus.  The state at gather time: a device bound then may have
+ * been probed by another driver before; only a probe that returned 0 takes
+ * its driver from here.
+ */
+static void read_driver_map(struct boot_data *b, char *text, const char *path)
+{
+	struct keymap dev = { 0 };
+	struct map_entry {
+		char bus[NAME_LEN], driver[NAME_LEN];
+	} *v = NULL;
+	int n = 0, lineno = 1;
+
+	if (other_boot(b, text, path, LOG_MAP, "the map is"))
+		return;
+	for (char *line = text, *nl; *line; line = nl + 1, lineno++) {
+		char *f[3];
+
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		if (*line && *line != '#') {
+			if (!text_is_clean(line, strlen(line), true) || !tab_fields(line, f, 3) ||
+			    strlen(f[0]) >= NAME_LEN || strlen(f[1]) >= NAME_LEN ||
+			    strlen(f[2]) >= NAME_LEN || !*f[2]) {
+				log_reject(b, LOG_MAP, "%s:%d: not BUS<TAB>DEVICE<TAB>DRIVER in names of "
+					   "at most %d bytes of text (refused)", path, lineno,
+					   NAME_LEN - 1);
+			} else if (keymap__put_str(&dev, f[1], n) == n) {
+				struct map_entry *e = ARRAY_PUSH(v, n);
+
+				copy(e->bus, f[0]);
+				copy(e->driver, f[2]);
+			}
+		}
+		if (!nl)
+			break;
+	}
+	for (int i = 0; i < b->nr_probes; i++) {
+		struct probe_span *p = &b->probes[i];
+		int k;
+
+		if (p->source != SRC_KERNEL_LOG)
+			continue;
+		k = keymap__get_str(&dev, p->device);
+		if (k >= 0)
+			copy(p->bus, v[k].bus);
+		if (k >= 0 && !*p->driver && p->ret == 0) {
+			copy(p->driver, v[k].driver);
+			p->driver_from = DRV_FROM_MAP;
+		}
+	}
+	keymap__free(&dev);
+	free(v);
+}
+
+/* devices-deferred.txt: /sys/kernel/debug/devices_deferred at gather time, "DEV<TAB>REASON". */
+static void read_deferred(struct boot_data *b, char *text, const char *path)
+{
+	int lineno = 1;
+
+	if (other_boot(b, text, path, LOG_DEFERRED, "the deferred list is"))
+		return;
+	for (char *line = text, *nl; *line; line = nl + 1, lineno++) {
+		char *f[2];
+
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		if (*line && *line != '#') {
+			if (!text_is_clean(line, strlen(line), true) || !tab_fields(line, f, 2) ||
+			    strlen(f[0]) >= NAME_LEN) {
+				log_reject(b, LOG_DEFERRED, "%s:%d: not DEVICE<TAB>REASON in text "
+					   "(refused)", path, lineno);
+			} else {
+				struct log_deferral *d = MEM_PUSH(b, b->deferrals, b->nr_deferrals, 0);
+
+				memset(d, 0, sizeof(*d));
+				copy(d->device, f[0]);
+				snprintf(d->reason, sizeof(d->reason), "%s", f[1]);
+				d->ts_s = NAN;
+				d->from_debugfs = true;
+			}
+		}
+		if (!nl)
+			break;
+	}
+}
+
+static void add_attachment_text(struct boot_data *b, const char *name, const char *text,
+				size_t len)
+{
+	struct attachment *a;
+
+	if (b->nr_attachments >= MAX_ATTACHMENTS || boot_data__attachment(b, name))
+		return;
+	a = MEM_PUSH(b, b->attachments, b->nr_attachments, 0);
+	copy(a->name, name);
+	a->text = text_clean(text, len, true, NULL);
+	mem_take(b, strlen(a->text) + 1);
+}
+
+/*
+ * What the log lacks, judged once every file is read: is it a log boot at
+ * all (records from initcall_debug or the driver core, no stream), two boots
+ * in one log, its beginning overwritten, its end cut; user space's start and
+ * multi-user.target from systemd-analyze.
+ */
+static void log_finish(struct boot_data *b)
+{
+	struct log_account *l = &b->log;
+	struct sd_time t;
+
+	b->from_log = !b->has_events &&
+		      l->probe_lines + l->failed_lines + l->deferred_lines + l->initcall_lines > 0;
+	if (!b->from_log)
+		return;
+	if (l->two_boots && !b->unusable)
+		b->unusable = xasprintf("kernel log unusable (%s)", l->two_boots);
+	if (l->non_text)
+		warn(b, "%s", l->non_text);
+	if (!l->linux_versions) {
+		l->begin_missing = true;
+		warn(b, "%s: the kernel log begins at %.6f s without the kernel's 'Linux version' "
+		     "line: its beginning was overwritten before it was read (a kernel log buffer "
+		     "too small for initcall_debug: boot with log_buf_len=4M); the probes before it "
+		     "are missing", l->first_at ? l->first_at : b->dir, l->first_stamp_s);
+	}
+	if (l->cut)
+		warn(b, "%s: the kernel log ends inside a line: its end is missing", b->dir);
+	/* A span whose line, failure line and map named no driver: not known. */
+	for (int i = 0; i < b->nr_probes; i++)
+		if (b->probes[i].source == SRC_KERNEL_LOG && !*b->probes[i].driver) {
+			copy(b->probes[i].driver, "?");
+			b->probes[i].driver_from = DRV_UNKNOWN;
+		}
+	/* The kernel starts the first user-space program: user space's probes from here. */
+	if (isnan(b->init_start_s))
+		b->init_start_s = b->kernel_done_s;
+	if (isnan(b->multi_user_s) && sd_time__parse(boot_data__attachment(b, SD_ANALYZE_TIME), &t) &&
+	    isfinite(t.kernel_s) && isfinite(t.target_s))
+		b->multi_user_s = t.kernel_s + (isfinite(t.initrd_s) ? t.initrd_s : 0) + t.target_s;
+}
+
+void boot_data__read_beside_log(struct boot_data *b, int dfd, const char *dir)
+{
+	static const char *const texts[] = {
+		"systemd-analyze-time.txt", "systemd-analyze-blame.txt",
+		"systemd-analyze-critical-chain.txt", "uname-r.txt", "kernel-cmdline.txt",
+		"dmi-product-name.txt",
+	};
+	char *text, *path;
+	size_t len;
+
+	/* A bare kernel log has nothing beside it. */
+	if (dfd < 0) {
+		log_finish(b);
+		return;
+	}
+	path = xasprintf("%s/udevd.log", dir);
+	text = beside_file(b, dfd, dir, "udevd.log", &len);
+	if (text && !other_boot(b, text, path, LOG_UDEV_KILL, "udevd's lines are"))
+		boot_data__read_console(b, text, len, path);
+	free(text);
+	free(path);
+	path = xasprintf("%s/drivers.txt", dir);
+	text = beside_file(b, dfd, dir, "drivers.txt", &len);
+	if (text)
+		read_driver_map(b, text, path);
+	free(text);
+	free(path);
+	path = xasprintf("%s/devices-deferred.txt", dir);
+	text = beside_file(b, dfd, dir, "devices-deferred.txt", &len);
+	if (text)
+		read_deferred(b, text, path);
+	free(text);
+	free(path);
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		text = beside_file(b, dfd, dir, texts[i], &len);
+		if (text)
+			add_attachment_text(b, texts[i], text, len);
+		free(text);
+	}
+	log_finish(b);
 }
 
 /* ---- boot.json ------------------------------------------------------------------- */
@@ -1015,6 +1797,7 @@ struct boot_data *boot_data__new(const char *dir)
 	b->init_exec_s = NAN;
 	b->collector_start_s = b->udevd_start_s = b->attach_s = NAN;
 	b->last_stamp_raw_s = b->console_last_write_s = NAN;
+	b->log.first_stamp_s = NAN;
 	b->wall_s = NAN;
 	b->event_timeout_s = UDEV_EVENT_TIMEOUT_DEFAULT_S;
 	b->name = xstrdup("?");
@@ -1090,19 +1873,52 @@ struct boot_data *boot_data__load_at(int dfd, const char *dir, char *err, int er
 	return boot_data__load_budget(dfd, dir, mem_budget__boot(), false, &over, err, errlen);
 }
 
+/*
+ * The lines of @text (@len bytes) whose bytes are not text (invalid UTF-8,
+ * control codes) before text_clean() makes them inert: ascending, counted
+ * in *@n; the first few named.  For a kernel log only: its records name
+ * devices and drivers, which such bytes would make wrong.
+ */
+static int *bad_text_lines(struct boot_data *b, const char *text, size_t len, const char *label,
+			   int *n)
+{
+	const char *end = text + len, *line, *nl;
+	int *v = NULL, lineno = 1;
+
+	*n = 0;
+	for (line = text; line < end; line = nl + 1, lineno++) {
+		nl = memchr(line, '\n', end - line);
+		if (!nl)
+			nl = end;
+		if (!text_is_clean(line, nl - line, true))
+			*ARRAY_PUSH(v, *n) = lineno;
+	}
+	/* Said once the log is known to be one (log_finish()). */
+	if (*n && !b->log.non_text)
+		b->log.non_text = xasprintf("%s:%d: bytes that are not UTF-8 text (shown as ?), on "
+					    "%d line%s", label, v[0], *n, *n == 1 ? "" : "s");
+	b->log.non_utf8_lines += *n;
+	return v;
+}
+
 void boot_data__read_console(struct boot_data *b, char *text, size_t len, const char *path)
 {
 	char *clean;
 	size_t clean_len;
+	int *bad = NULL, nr_bad = 0;
+	bool cut = len && text[len - 1] != '\n';
 
 	blank_nul_lines(b, text, len, path);
+	if (!b->has_events)
+		bad = bad_text_lines(b, text, len, path, &nr_bad);
 	/* Inert once where it is read: no control, C1 or bidi code, valid UTF-8. */
 	clean = text_clean(text, len, true, NULL);
 	clean_len = strlen(clean) + 1;
 	if (!mem_take(b, clean_len))
-		boot_data__parse_console(b, clean, path);
+		parse_console_lines(b, clean, path, bad, nr_bad, cut);
 	mem_give(b, clean_len);
 	free(clean);
+	free(bad);
 }
 
 struct boot_data *boot_data__load_budget(int dfd, const char *dir, size_t budget, bool of_run,
@@ -1134,6 +1950,9 @@ struct boot_data *boot_data__load_budget(int dfd, const char *dir, size_t budget
 	}
 	free(text);
 	free(path);
+	/* No stream: the kernel's own log may be the boot's records (docs/gather.md). */
+	if (!b->has_events && !b->over_budget)
+		boot_data__read_beside_log(b, dfd, dir);
 	if (b->over_budget) {
 		snprintf(err, errlen, "%s", b->over_budget);
 		*over = true;
@@ -1163,6 +1982,13 @@ void boot_data__free(struct boot_data *b)
 	free(b->modloads);
 	free(b->kwaits);
 	free(b->udev_kills);
+	free(b->udev_timeouts);
+	free(b->initcalls);
+	free(b->deferrals);
+	free(b->log.cmdline);
+	free(b->log.two_boots);
+	free(b->log.non_text);
+	free(b->log.first_at);
 	free(b->devices);
 	strv__free(&b->warnings);
 	free(b->first_rejected);

@@ -16,14 +16,28 @@
 #define NAME_LEN 64
 #define UNKNOWN_NS INT64_MIN
 
+/*
+ * Where a record came from: the collector's BPF programs, its boot-time
+ * trace, or a line of the kernel's own log (docs/gather.md).
+ */
+enum record_source { SRC_BPF, SRC_BOOT_TRACE, SRC_KERNEL_LOG };
+/* The source's name in outputs: "bpf", "boot_trace", "kernel_log". */
+const char *record_source__name(int source);
+
 struct probe_span {
 	char driver[NAME_LEN], device[NAME_LEN], bus[NAME_LEN], owner[NAME_LEN];
 	char comm[NAME_LEN], origin[NAME_LEN], origin_module[NAME_LEN];
 	int pid, origin_pid, ret;
 	bool async, pre_collector;
 	bool other_clock;	/* from a boot-time trace on another clock than "boot" */
+	unsigned char source;	/* enum record_source */
+	/* kernel log: the driver named by the record, the sysfs map, or not known ("?") */
+	unsigned char driver_from;	/* enum driver_from */
+	int log_line;		/* kernel log: the line it came from */
 	int64_t start_ns, end_ns;	/* start UNKNOWN_NS if it began before the collector */
 };
+
+enum driver_from { DRV_FROM_RECORD, DRV_FROM_MAP, DRV_UNKNOWN };
 
 struct module_load {
 	char name[NAME_LEN], comm[NAME_LEN];
@@ -63,6 +77,52 @@ struct kill_event {
 struct udev_kill {
 	int worker_pid, seqnum;
 	double ts_s;
+};
+
+/* udevd's "Spawned process 'CMD' [PID] timed out after T, killing" */
+struct udev_timeout {
+	int pid;
+	double ts_s;
+	char cmd[128];
+};
+
+/* An initcall from initcall_debug's "initcall FUNC returned RET after N usecs" */
+struct log_initcall {
+	char func[160];
+	int ret;
+	int64_t start_ns, end_ns;
+};
+
+/*
+ * A probe the kernel deferred: its "deferred probe pending" line (the
+ * reason from 6.12 on), or /sys/kernel/debug/devices_deferred at gather time.
+ */
+struct log_deferral {
+	char device[NAME_LEN], reason[160];
+	double ts_s;			/* NAN: from devices_deferred (no time) */
+	bool from_debugfs;
+};
+
+/*
+ * What reading a kernel log found about the log itself (docs/gather.md):
+ * the kernel's first line, how many boots it holds, where it begins, a cut
+ * end, the boot ids its files name.
+ */
+struct log_account {
+	int records;			/* probe, failure, deferral, initcall, udevd lines read */
+	int linux_versions;		/* "Linux version" lines: one per boot */
+	double first_stamp_s;		/* the first stamped line's time; NAN if none */
+	bool begin_missing;		/* no "Linux version" line: the buffer overflowed */
+	bool cut;			/* the log ends inside a line */
+	char boot_id[40];		/* the kernel log's "# bootprobe-gather: boot_id=" */
+	char release[NAME_LEN];		/* "Linux version RELEASE" */
+	char *cmdline;			/* "Command line: ..." */
+	char *two_boots;		/* "FILE:LINE: a second 'Linux version' line ..." */
+	char *non_text;			/* "FILE:LINE: bytes that are not UTF-8 text ..." */
+	char *first_at;			/* "FILE:LINE" of the first stamped line */
+	int probe_lines, failed_lines, deferred_lines, initcall_lines;
+	int unpaired_failures;		/* failures without a "returned" line: no span */
+	int non_utf8_lines;
 };
 
 /* A disk or network interface appearing, and whose probe made it. */
@@ -116,6 +176,20 @@ struct boot_data {
 	struct strv udev_ignored;	/* udevd's "Invalid value for OPTIONS key, ignoring" lines */
 	struct udev_kill *udev_kills;
 	int nr_udev_kills;
+	struct udev_timeout *udev_timeouts;
+	int nr_udev_timeouts;
+	/*
+	 * A boot read from a kernel log (no event stream, and initcall_debug,
+	 * driver-core or udevd records in its log): its probe spans came from
+	 * the log (source SRC_KERNEL_LOG), and what a log cannot give is marked
+	 * incomplete (boot_data__losses()).
+	 */
+	bool from_log;
+	struct log_account log;
+	struct log_initcall *initcalls;
+	int nr_initcalls;
+	struct log_deferral *deferrals;
+	int nr_deferrals;
 	struct device_state *devices;
 	int nr_devices;
 	/* events */
@@ -276,6 +350,40 @@ void boot_data__parse_console(struct boot_data *b, const char *text, const char 
  * (text_clean()), then parsed; @text is changed.  For the loader and the fuzzer.
  */
 void boot_data__read_console(struct boot_data *b, char *text, size_t len, const char *label);
+/*
+ * The files a gathered boot keeps beside its kernel log (docs/gather.md),
+ * read from the folder open at @dfd (@dir its path, for messages): udevd's
+ * journal lines (udevd.log), the device-to-driver map (drivers.txt), the
+ * deferred probes (devices-deferred.txt) and systemd-analyze's and the
+ * machine's text files; then what the log lacks is judged (a beginning
+ * overwritten, a map of another boot).  After the console.  For the
+ * loader and import.
+ */
+void boot_data__read_beside_log(struct boot_data *b, int dfd, const char *dir);
+/*
+ * What a boot read from a kernel log cannot give, whatever the log holds:
+ * the parts of enum incomplete no log line has (kthread_create(), the
+ * signal to the worker and its state and stack, module loads, disks and
+ * interfaces, init exec).  docs/gather.md lists them.
+ */
+#define LOG_CANNOT_GIVE (INC_KILLS | INC_SIGNAL_ENDS | INC_KTHREADS | INC_MODULES | \
+			 INC_DEVNODES | INC_INIT_EXEC)
+/*
+ * The kinds of kernel-log record, for what a refused one costs
+ * (boot_data__log_refusal_cost(), docs/gather.md's table).
+ */
+enum log_kind {
+	LOG_PROBE,		/* "probe of DEV [with driver DRV] returned RET after N usecs" */
+	LOG_PROBE_FAILED,	/* "DRV: probe of DEV failed with error N", 6.12's dev_err */
+	LOG_DEFERRED,		/* "deferred probe pending[: REASON]" */
+	LOG_INITCALL,		/* "initcall FUNC returned RET after N usecs" */
+	LOG_UDEV_KILL,		/* udevd's "Worker [PID] processing SEQNUM=N killed" */
+	LOG_UDEV_TIMEOUT,	/* udevd's "Spawned process ... timed out after T, killing" */
+	LOG_MAP,		/* a drivers.txt line (the sysfs map) */
+	LOG_KIND_MAX,
+};
+const char *log_kind__name(int kind);
+unsigned boot_data__log_refusal_cost(int kind, const char **unusable);
 /*
  * boot.json's text (@len bytes, NUL-terminated, read from @label) into @b:
  * name, mode, outcome, kernel command line, wall time.  -1 with a message in

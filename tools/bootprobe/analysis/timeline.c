@@ -84,10 +84,18 @@ static void timeline__build(const struct boot_data *b, struct timeline *tl)
 
 		if (p->start_ns == UNKNOWN_NS)
 			continue;
-		tl_add(tl, "probe", p->start_ns / ns, p->end_ns / ns,
-		       xasprintf("probe %s %s (%s, %s [%d]%s) -> %d", p->driver, p->device,
-				 p->async ? "async" : "sync", p->comm, p->pid,
-				 p->pre_collector ? ", before the collector" : "", p->ret));
+		if (p->source == SRC_KERNEL_LOG)
+			tl_add(tl, "probe", p->start_ns / ns, p->end_ns / ns,
+			       xasprintf("probe %s %s (from the kernel log, line %d; driver %s) -> %d",
+					 p->driver, p->device, p->log_line,
+					 p->driver_from == DRV_FROM_RECORD ? "named by the log" :
+					 p->driver_from == DRV_FROM_MAP ? "from the sysfs map" :
+					 "not known", p->ret));
+		else
+			tl_add(tl, "probe", p->start_ns / ns, p->end_ns / ns,
+			       xasprintf("probe %s %s (%s, %s [%d]%s) -> %d", p->driver, p->device,
+					 p->async ? "async" : "sync", p->comm, p->pid,
+					 p->pre_collector ? ", before the collector" : "", p->ret));
 	}
 	for (int i = 0; i < b->nr_modloads; i++) {
 		const struct module_load *m = &b->modloads[i];
