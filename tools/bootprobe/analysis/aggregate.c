@@ -306,14 +306,15 @@ static void mode__add_boot(struct mode_stats *m, const struct boot_data *b)
 	v[M_PROBE_SUM] = bm.probe_sum_s;
 	v[M_GAP] = bm.readiness_gap_max_s;
 	v[M_KILLS] = b->has_events ? bm.kills : bm.udev_kills;
-	v[M_FAILED] = b->has_events ? bm.failed_probes : NAN;
+	/* A boot read from its kernel log has its probes too (docs/gather.md). */
+	v[M_FAILED] = b->has_events || b->from_log ? bm.failed_probes : NAN;
 	v[M_BOUND] = bm.devices ? bm.bound : NAN;
 	drivers = mode__add_probes(m, b);
-	v[M_DRIVERS] = b->has_events ? drivers : NAN;
-	if (b->has_events) {
+	v[M_DRIVERS] = b->has_events || b->from_log ? drivers : NAN;
+	if (b->has_events || b->from_log)
 		mode__add_device_ends(m, b);
+	if (b->has_events)
 		mode__add_devnodes(m, b);
-	}
 	mode__add_phases(m, b);
 	mode__add_stages(m, b);
 	for (int i = 0; i < M_COUNT; i++)
