@@ -90,6 +90,8 @@ check "a span starts at its line's stamp less its duration ($want s for ahci)" \
 check "report reads the gathered run" test $? -eq 0
 check "report: every mode has 1 ok boot with a boot time (multi-user.target from systemd-analyze)" \
 	test "$(jq -r '[.headline[] | select(.ok == 1 and .boot_s.median != null)] | length' "$tmp/rep/summary.json")" = 3
+check "report: every mode has its 1 failed probe, read from the log" \
+	test "$(jq -r '[.headline[] | select(.failed_probes == 1)] | length' "$tmp/rep/summary.json")" = 3
 check "report: what a log cannot give is marked incomplete (kthread_create(), SIGKILLs, signal ends)" \
 	grep -q 'SIGKILLs, signal ends, kthread_create(), module loads, disks and interfaces, init exec' "$tmp/rep/report.md"
 "$BP" explain "$b12" >"$tmp/ex" 2>&1
