@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include "report.h"
+#include "whatif_report.h"
 #include "charts.h"
 #include "slow_probes.h"
 #include "doc.h"
@@ -1148,8 +1149,6 @@ static int write_drivers_csv(struct run_data *r, int dirfd, const char *dir)
 
 static void put_efficiency(struct doc *d, struct run_data *r)
 {
-	struct mode_stats *base = run_data__baseline(r);
-
 	put_heading(d, 2, "Against the physical limit");
 	doc__para(d);
 	doc__text(d, "Probe phase divided by the longest single probe (1.0: perfectly parallel) "
@@ -1162,33 +1161,8 @@ static void put_efficiency(struct doc *d, struct run_data *r)
 		doc__cellf(d, "%.2f", r->modes[i].eff_longest_s.median);
 		doc__cellf(d, "%.2f", r->modes[i].eff_sum_s.median);
 	}
-	if (!base)
-		return;
-	put_heading(d, 2, "What if every probe were asynchronous?");
-	doc__para(d);
-	doc__text(d, "Predicted from the ");
-	doc__name(d, base->name);
-	doc__text(d, " boots alone: each boot's probe phase replaced by its longest probe (the "
-		  "critical path when all probes run in parallel).");
-	doc__table(d);
-	doc__cell(d);
-	put_cells(d, (const char *const[]){ "boot time, median (s)", "95 % CI", NULL });
-	doc__row(d);
-	doc__cellf(d, "predicted from ");
-	doc__name(d, base->name);
-	doc__cellf(d, "%.3f", base->whatif_s.median);
-	doc__cellf(d, "%.3f – %.3f", base->whatif_s.ci_lo, base->whatif_s.ci_hi);
-	for (int i = 0; i < r->nr_modes; i++) {
-		const struct summary *s = &r->modes[i].s[M_BOOT];
-
-		if (&r->modes[i] == base)
-			continue;
-		doc__row(d);
-		doc__cellf(d, "measured ");
-		doc__name(d, r->modes[i].name);
-		doc__cellf(d, "%.3f", s->median);
-		doc__cellf(d, "%.3f – %.3f", s->ci_lo, s->ci_hi);
-	}
+	/* What if every probe were asynchronous (whatif_report.c, docs/whatif.md). */
+	report__whatif(d, r);
 }
 
 static void put_orders(struct doc *d, struct run_data *r)
@@ -1648,6 +1622,7 @@ int report__write(struct run_data *r, const struct report_opts *o)
 	err |= doc__close(d, WHO);
 	err |= write_csv(r, fd, dir);
 	err |= write_drivers_csv(r, fd, dir);
+	err |= report__whatif_csv(r, fd, dir, WHO);
 	sum = run_data__summary_json(r);
 	err |= jwrite_at(fd, dir, "summary.json", sum, WHO);
 	json_object_put(sum);
