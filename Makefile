@@ -3,12 +3,14 @@
 #   make            the host CLI build/bin/bootprobe, the collector build/bin/probetrace and
 #                   their man pages (build/man/), as any user; names a missing package
 #   make guests     the lab kernel, its initramfs and the Debian guest images
-#   make deps       install every package (deps-build, -guest, -image, -run, -test, -fleet: a set)
+#   make deps       install every package (deps-build, -guest, -image, -run, -test, -fleet,
+#                   -package: a set)
 #   make bench      the default benchmark (the 2014 story, time-scaled), report in results/latest
 #   make bench-real the real drivers: mptsas (SAS1068) and virtio-scsi, sync vs async_probe=1
 #   make bench-debian Debian's stock kernel, initramfs and systemd: sync vs async probing
 #   make bench-kernels Debian 12's 6.1, Debian 13's 6.12 and 7.x on one machine, compared
 #   make debian-image the Debian guest images, one per release (cached outside the repo)
+#   make deb        the Debian packages bootprobe and bootprobe-collector, in build/deb/
 #   make check      every test: unit, patch style, guest boots, fleet (Slurm, GNU parallel);
 #                   ends "N passed, N failed"; check and bench build and install what they need
 #   make check-sanitize  unit and host tests on tools built with ASan and UBSan
@@ -66,16 +68,17 @@ all: $(BIN)/bootprobe $(PROBETRACE) man
 guests: guest debian-image
 
 help:
-	@sed -n '2,15p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,17p' Makefile | sed 's/^# \{0,1\}//'
 
 # ---- packages -------------------------------------------------------------
 # tools/deps.sh's sets, each wanted by the targets that use it: build (the
 # tools), guest (the lab kernel and initramfs), image (the Debian images),
-# run (QEMU, gnuplot), test, fleet.  The build set is only checked, a
-# missing package named in one line, unless a goal promises a fresh machine
-# everything (check, bench, a guest): then, as root, every set it needs is
-# installed; as another user the packages are named.
-DEPS_SETS := build guest image run test fleet
+# run (QEMU, gnuplot), test, fleet, package (make deb, lintian).  The build
+# set is only checked, a missing package named in one line, unless a goal
+# promises a fresh machine everything (check, bench, a guest): then, as
+# root, every set it needs is installed; as another user the packages are
+# named.
+DEPS_SETS := build guest image run test fleet package
 DEPS_INSTALL_GOALS := check check-build check-fleet check-patches bench bench-% guest guests \
 	kernel debian-image image-%
 DEPS_BUILD_ACTION := $(if $(filter $(DEPS_INSTALL_GOALS),$(MAKECMDGOALS)),install,check)
@@ -110,7 +113,7 @@ $(OBJ)/%.o: tools/%.c | $(DEPS)/build
 
 $(BIN)/bootprobe: $(OBJ)/bootprobe/main.o $(RUNNER_OBJS) $(COMMON_OBJS) $(PT_STREAM_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) $^ -o $@ $(JSON_LIBS) -lm
+	$(Q)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ -o $@ $(JSON_LIBS) -lm
 
 # ---- man pages ----------------------------------------------------------------
 # Made from each program's --help (tools/man/mkman.sh): the two never disagree.
@@ -121,7 +124,11 @@ $(MAN)/man1/bootprobe.1: $(BIN)/bootprobe tools/man/mkman.sh
 $(MAN)/man8/probetrace.8: $(PROBETRACE) tools/man/mkman.sh
 	$(call msg,MAN,$@)
 	$(Q)mkdir -p $(@D) && tools/man/mkman.sh probetrace $< >$@
-man: $(MAN)/man1/bootprobe.1 $(MAN)/man8/probetrace.8
+$(MAN)/man1/bootprobe-gather.1: tools/gather/bootprobe-gather tools/man/mkman.sh
+	$(call msg,MAN,$@)
+	$(Q)mkdir -p $(@D) && tools/man/mkman.sh bootprobe-gather $< >$@
+MAN_PAGES := $(MAN)/man1/bootprobe.1 $(MAN)/man8/probetrace.8 $(MAN)/man1/bootprobe-gather.1
+man: $(MAN_PAGES)
 
 # ---- guest: kernel, test module, initramfs --------------------------------
 # build-kernel.sh hashes its inputs and rebuilds only when they change; it
@@ -174,22 +181,38 @@ $(GUEST)/boot-args: $(PROBETRACE) $(GUEST)/build-hash
 
 guest: $(GUEST)/initramfs.cpio $(GUEST)/boot-args
 
+# ---- Debian packages ----------------------------------------------------------
+# bootprobe and bootprobe-collector, from debian/ by dpkg-buildpackage -b in a
+# copy of the tree (tools/debian/mkdeb.sh), into build/deb/.  Remade when a
+# program, a man page or a file that goes into a package changes (the tree's
+# own build of the programs stands for their sources).  The unit tests
+# debian/rules runs are make check-unit's: nocheck here, where a failing one
+# would stop the images a check boots instead of counting as one failure.
+DEB_DIR     := $(BUILD)/deb
+DEB_VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
+DEBIAN_DEB  := $(DEB_DIR)/bootprobe-collector_$(DEB_VERSION)_amd64.deb
+DEB_INPUTS  := $(BIN)/bootprobe $(PROBETRACE) $(MAN_PAGES) tools/gather/bootprobe-gather \
+	       $(wildcard debian/* debian/source/*) \
+	       $(wildcard tools/debian/collector/* tools/completion/*) README.md $(wildcard docs/*.md) \
+	       tools/debian/mkdeb.sh Makefile tools/probetrace/probetrace.mk
+$(DEBIAN_DEB): $(DEB_INPUTS) | $(DEPS)/build $(DEPS)/package
+	$(call msg,DEB,$(DEB_DIR))
+	$(Q)DEB_BUILD_OPTIONS="nocheck $(DEB_BUILD_OPTIONS)" tools/debian/mkdeb.sh $(DEB_DIR) >/dev/null
+deb: $(DEBIAN_DEB)
+.PHONY: deb
+
 # ---- the real-world guests: Debian's kernels, initramfs-tools, systemd -----------
-# The collector as a Debian package, installed into a root of each Debian
+# The collector's package (above), installed into a root of each Debian
 # release made by mmdebstrap (tools/debian/releases.sh); tools/debian/ caches
 # the roots and images outside the repo, each under its own key of the
-# release's package versions and the collector package.  Debian 12's image
-# is build/debian, every other release's build/RELEASE; each has its own
-# boot-args, made from its kernel's BTF.
+# release's package versions and the collector package's bytes.  Debian 12's
+# image is build/debian, every other release's build/RELEASE; each has its
+# own boot-args, made from its kernel's BTF.
 DEBIAN     := $(BUILD)/debian
-DEBIAN_DEB := $(DEBIAN)/bootprobe-collector.deb
 # The images make builds and make check boots (sid changes daily: by hand,
 # make image-debian-sid).
 DEBIAN_IMAGES := debian-12 debian-13 debian-13-bpo
 debian_dir = $(if $(filter debian debian-12,$(1)),$(DEBIAN),$(BUILD)/$(1))
-$(DEBIAN_DEB): tools/debian/mkdeb.sh $(wildcard tools/debian/collector/*) $(PROBETRACE)
-	$(call msg,DEB,$@)
-	$(Q)tools/debian/mkdeb.sh $(PROBETRACE) $@
 
 # The script decides from its cache key whether anything is rebuilt.
 $(addprefix image-,$(DEBIAN_IMAGES) debian-sid): image-%: $(DEBIAN_DEB) $(PROBETRACE) | $(DEPS)/image

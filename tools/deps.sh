@@ -6,7 +6,7 @@
 #        tools/deps.sh install SET...   install what is missing (root)
 #        tools/deps.sh list SET...      the packages of the sets, one a line
 #
-# SET: build guest image run test fleet, or all.  Quiet and quick when
+# SET: build guest image run test fleet package, or all.  Quiet and quick when
 # everything is there.  `check` never installs: plain `make` uses it, as
 # any user, and stops on one line naming the packages to install.
 set -euo pipefail
@@ -29,8 +29,11 @@ declare -A sets=(
 	[test]="libclang-rt-14-dev jq python3 chromium"
 	# tests/fleet: a sharded run on Slurm and GNU parallel.
 	[fleet]="slurm-wlm munge parallel"
+	# The Debian packages (debian/, make deb) and their checks: lintian,
+	# and the throw-away roots tests/host/debian-package.sh installs into.
+	[package]="dpkg-dev debhelper fakeroot lintian mmdebstrap"
 )
-order=(build guest image run test fleet)
+order=(build guest image run test fleet package)
 
 usage() {
 	echo "usage: tools/deps.sh check|install|list SET... (SET: ${order[*]} all)" >&2

@@ -21,9 +21,12 @@ print_key=
 name=${1:-debian-12}
 # Bump when the way the root is made changes (not its inputs).
 recipe=2
-packages=systemd-sysv,udev,kmod,initramfs-tools,busybox
+# With the libraries the collector's package (debian/) links probetrace to,
+# so that mkimage.sh installs it by dpkg -i, without a network; libelf
+# comes with libbpf1 (libelf1, libelf1t64 from Debian 13).
+packages=systemd-sysv,udev,kmod,initramfs-tools,busybox,libbpf1,libjson-c5
 # Versions that make the key.
-keyed=(linux-image-amd64 systemd udev kmod initramfs-tools busybox)
+keyed=(linux-image-amd64 systemd udev kmod initramfs-tools busybox libbpf1 libjson-c5)
 
 die() { echo "debian-base: $*" >&2; exit 1; }
 log() { echo "  DEBIAN  $*" >&2; }

@@ -4,11 +4,13 @@
 # --help` (a section per command), probetrace(8) from its argp --help.
 # Only the NAME line and the SEE ALSO list are written here.
 #
-# usage: tools/man/mkman.sh bootprobe|probetrace BINARY >PAGE
+# bootprobe-gather(1) from its -h.
+#
+# usage: tools/man/mkman.sh bootprobe|probetrace|bootprobe-gather BINARY >PAGE
 set -euo pipefail
 
-prog=${1:?usage: mkman.sh bootprobe|probetrace BINARY}
-bin=${2:?usage: mkman.sh bootprobe|probetrace BINARY}
+prog=${1:?usage: mkman.sh bootprobe|probetrace|bootprobe-gather BINARY}
+bin=${2:?usage: mkman.sh bootprobe|probetrace|bootprobe-gather BINARY}
 die() { echo "mkman: $*" >&2; exit 1; }
 [ -x "$bin" ] || die "$bin: not an executable"
 
@@ -141,5 +143,20 @@ probetrace)
 	echo ".BR bpftool (8);"
 	echo "docs/events.md in the source."
 	;;
-*) die "$prog: bootprobe or probetrace" ;;
+bootprobe-gather)
+	# A POSIX sh script: -h, not --help.
+	help=$("$bin" -h)
+	echo ".TH $upper 1 \"\" \"bootprobe\" \"User Commands\""
+	echo ".SH NAME"
+	echo 'bootprobe-gather \- gather what the kernel and systemd logged about this boot, for bootprobe import'
+	echo ".SH SYNOPSIS"
+	sed -n '1s/^Usage: //p' <<<"$help" | sed 's/-/\\-/g; s/^/.B /'
+	echo ".SH DESCRIPTION"
+	sed '1d' <<<"$help" | help2roff
+	echo ".SH SEE ALSO"
+	echo ".BR bootprobe (1),"
+	echo ".BR systemd-analyze (1);"
+	echo "docs/gather.md in the source."
+	;;
+*) die "$prog: bootprobe, probetrace or bootprobe-gather" ;;
 esac

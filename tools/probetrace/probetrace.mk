@@ -1,6 +1,7 @@
 # probetrace: the in-guest collector (CO-RE BPF + libbpf skeleton), a static
-# binary for the initramfs.  Included by the top-level Makefile, which
-# provides BUILD, GUEST, BIN, OBJ, Q, msg, DEPS, CC, ALL_CFLAGS, CPPFLAGS.
+# binary for the lab's initramfs (PT_STATIC=0: dynamic, as debian/ ships it).
+# Included by the top-level Makefile, which provides BUILD, GUEST, BIN, OBJ,
+# Q, msg, DEPS, CC, ALL_CFLAGS, CPPFLAGS.
 #
 #   vmlinux.h   in the tree, bpf/vmlinux/ARCH/vmlinux.h, dumped from the lab
 #               kernel's BTF ($(GUEST)/vmlinux), as bcc's libbpf-tools keep
@@ -32,8 +33,11 @@ PT_OBJS       := $(patsubst tools/probetrace/%.c,$(PT_OBJ)/%.o,$(PT_SRCS))
 # The event stream's one reader and the JSON helpers, shared with bootprobe.
 PT_COMMON_OBJS := $(patsubst tools/%.c,$(OBJ)/%.o,$(addprefix tools/common/,\
 		  events.c jsonio.c util.c traceline.c kmsg.c fsat.c text.c))
+# The BTF line info names the source by path: relative to the tree, so that
+# the same sources give the same bytes wherever the tree is (the package's
+# build, the image key).
 PT_BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall \
-		 -Wno-unused-function -I$(dir $(PT_VMLINUX_H)) -Ibpf
+		 -Wno-unused-function -I$(dir $(PT_VMLINUX_H)) -Ibpf -fdebug-prefix-map=$(CURDIR)=.
 PT_LIBS       := -lbpf -lelf -lz -ljson-c
 # The binary stream's decoder and the record formatter it shares with the
 # collector: linked into bootprobe too (bootprobe run decodes the port).
@@ -85,9 +89,15 @@ $(PT_OBJ)/%.o: tools/probetrace/%.c | $(DEPS)/build
 	$(Q)mkdir -p $(@D) && \
 		$(CC) $(CPPFLAGS) -Ibpf -I$(PT_OBJ) $(ALL_CFLAGS) -c $< -o $@
 
-# Static: the initramfs has no shared libbpf, libelf or json-c.
+# Static for the lab's busybox initramfs, which has no shared libbpf, libelf
+# or json-c.  PT_STATIC=0 links it dynamically, as the Debian package ships
+# it (debian/rules): initramfs-tools' copy_exec copies its libraries.
+PT_STATIC ?= 1
 $(PROBETRACE): $(PT_OBJS) $(PT_COMMON_OBJS) | $(DEPS)/build
 	$(call msg,LINK,$@)
+ifeq ($(PT_STATIC),1)
 	$(Q)test -e "$$($(CC) -print-file-name=libjson-c.a)" || \
 		{ echo "probetrace: libjson-c.a not found (install libjson-c-dev)" >&2; exit 1; }
-	$(Q)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) -static $(PT_OBJS) $(PT_COMMON_OBJS) -o $@ $(PT_LIBS)
+endif
+	$(Q)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) $(LDFLAGS) $(if $(filter 1,$(PT_STATIC)),-static) \
+		$(PT_OBJS) $(PT_COMMON_OBJS) -o $@ $(PT_LIBS)
