@@ -57,7 +57,7 @@ check "timeline: one mode per row, not side by side (no multiplot layout of colu
 # Labelled bars per row: at most the 8 slowest, the failed, one per milestone (4).
 check "timeline: each row labels 1 to 12 probes (the slowest 8, one per milestone; no probe failed here)" \
 	bash -c 'for d in "$1"/gantt-*.dat; do
-		n=$(grep -vc -e "\"\"$" -e "^#" "$d"); [ "$n" -ge 1 ] && [ "$n" -le 12 ] || exit 1
+		n=$(grep -c "^[0-9]* [0-9.]* \"[^\"]" "$d"); [ "$n" -ge 1 ] && [ "$n" -le 12 ] || exit 1
 	done' _ "$charts"
 drivers=$(grep -c '^debian-12,debian-12,' "$out/drivers.csv")
 check "per-driver chart: a row per driver of both modes of a pair (y tics), a point and CI per mode" \

@@ -137,6 +137,8 @@ static void script_tail(FILE *f, const char *name, int width, int height)
 #define TL_LANE_PX 13		/* px a lane of bars takes */
 #define TL_FRAME_PX 150		/* a row's title, x axis, its label and a key of two lines */
 #define TL_SLOWEST 8		/* probes labelled for their length */
+#define TL_MAX_LANES 48		/* lanes a row has at most */
+#define TL_MAX_BARS 2000	/* bars a row draws at most (the longest, and every labelled) */
 
 static const char *const milestone_colors[MS_COUNT] = {
 	"#2ca02c", "#9467bd", "#8c564b", "#17becf",
@@ -155,6 +157,7 @@ struct tl_row {
 	int n, lanes;
 	struct milestone_at ms[MS_COUNT];
 	double boot_s;
+	int probes;		/* timed probes of the boot; n of them drawn */
 };
 
 /* A duration for a label: "1.78 s", "35 ms". */
@@ -167,23 +170,27 @@ static const char *fmt_span(double s, char *buf, size_t len)
 	return buf;
 }
 
-/* Label the @k-th longest probe, a failed one and the last before each milestone. */
-static void tl_row__label(struct tl_row *t, const int *order)
+/* Label the TL_SLOWEST longest probes, the failed and the last to end before each milestone. */
+static void tl_row__label(struct tl_row *t)
 {
+	const struct probe_span *last[MS_COUNT] = { 0 };
+
+	/* Each milestone's last probe, found once: a boot may have many thousands. */
+	for (int k = 0; k < MS_COUNT; k++) {
+		int i;
+
+		if (boot__probes_before(t->b, t->ms[k].s, &i, 1) == 1)
+			last[k] = &t->b->probes[i];
+	}
 	for (int i = 0; i < t->n; i++) {
 		struct tl_bar *bar = &t->bars[i];
 		const struct probe_span *p = bar->p;
-		bool label = probe_span__failed(p);
+		/* bars[] are still in order of duration here: bar i is the i-th longest */
+		bool label = probe_span__failed(p) || i < TL_SLOWEST;
 		char err[32] = "", span[32];
 
-		for (int k = 0; k < TL_SLOWEST && k < t->n && !label; k++)
-			label = &t->b->probes[order[k]] == p;
-		for (int k = 0; k < MS_COUNT && !label; k++) {
-			int last;
-
-			label = boot__probes_before(t->b, t->ms[k].s, &last, 1) == 1 &&
-				&t->b->probes[last] == p;
-		}
+		for (int k = 0; k < MS_COUNT && !label; k++)
+			label = last[k] == p;
 		if (!label)
 			continue;
 		if (probe_span__failed(p))
@@ -207,7 +214,7 @@ static int cmp_bar_start(const void *pa, const void *pb)
  */
 static void tl_row__pack(struct tl_row *t, double s_per_px)
 {
-	double *lane_end = xcalloc(t->n + 1, sizeof(*lane_end));
+	double *lane_end = xcalloc(TL_MAX_LANES, sizeof(*lane_end));
 
 	qsort(t->bars, t->n, sizeof(*t->bars), cmp_bar_start);
 	t->lanes = 0;
@@ -219,6 +226,11 @@ static void tl_row__pack(struct tl_row *t, double s_per_px)
 		end += *bar->label ? (strlen(bar->label) + 1) * TL_CHAR_PX * s_per_px : 0;
 		while (k < t->lanes && lane_end[k] > start)
 			k++;
+		/* Past TL_MAX_LANES nested probes, the lane that frees first (bars may meet). */
+		if (k == TL_MAX_LANES)
+			for (int j = k = 0; j < TL_MAX_LANES; j++)
+				if (lane_end[j] < lane_end[k])
+					k = j;
 		if (k == t->lanes)
 			t->lanes++;
 		lane_end[k] = end;
@@ -241,8 +253,13 @@ static void tl_row__load(struct tl_row *t, const struct boot_data *b)
 	t->bars = xcalloc(n + 1, sizeof(*t->bars));
 	for (int i = 0; i < n; i++)
 		t->bars[t->n++].p = &b->probes[order[i]];
-	tl_row__label(t, order);
+	tl_row__label(t);
 	free(order);
+	/* Past TL_MAX_BARS, the shortest unlabelled ones go: narrower than a pixel anyway. */
+	t->probes = t->n;
+	for (int i = t->n = 0; i < t->probes; i++)
+		if (i < TL_MAX_BARS || *t->bars[i].label)
+			t->bars[t->n++] = t->bars[i];
 }
 
 /*
@@ -278,25 +295,34 @@ static int tl_row__height(const struct tl_row *t)
 	return TL_FRAME_PX + TL_LANE_PX * (t->lanes > 4 ? t->lanes : 4);
 }
 
-/* Row @i's data file gantt-I.dat: "lane start end colour label" a bar. */
+/*
+ * Row @i's data file gantt-I.dat: its bars, "lane start end colour", then
+ * (index 1) its labels, "lane end label": only the labelled bars have one.
+ */
 static int tl_row__data(const struct tl_row *t, const struct draw_dir *dir, int i)
 {
 	char *name = xasprintf("gantt-%d.dat", i);
 	struct out_file o;
 	FILE *d = out_file__open_at(&o, dir->fd, dir->path, name);
 
-	fprintf(d, "# lane start_s end_s colour label\n");
+	fprintf(d, "# lane start_s end_s colour\n");
 	for (int k = 0; k < t->n; k++) {
 		const struct probe_span *p = t->bars[k].p;
-		char *label = gp_data(t->bars[k].label);
 
-		fprintf(d, "%d %.4f %.4f %d \"%s\"\n", t->bars[k].lane, p->start_ns / 1e9,
-			p->end_ns / 1e9, probe_span__failed(p) ? 0xd62728 : p->async ? 0xff7f0e :
-			0x1f77b4, label);
+		fprintf(d, "%d %.4f %.4f %d\n", t->bars[k].lane, p->start_ns / 1e9, p->end_ns / 1e9,
+			probe_span__failed(p) ? 0xd62728 : p->async ? 0xff7f0e : 0x1f77b4);
+	}
+	fprintf(d, "NaN NaN NaN 0\n\n\n# lane end_s label\n");
+	for (int k = 0; k < t->n; k++) {
+		char *label;
+
+		if (!*t->bars[k].label)
+			continue;
+		label = gp_data(t->bars[k].label);
+		fprintf(d, "%d %.4f \"%s\"\n", t->bars[k].lane, t->bars[k].p->end_ns / 1e9, label);
 		free(label);
 	}
-	if (!t->n)
-		fprintf(d, "0 0 0 16777215 \"\"\n");
+	fprintf(d, "NaN NaN \"\"\n");
 	free(name);
 	return out_file__commit(&o, WHO);
 }
@@ -305,12 +331,14 @@ static int tl_row__data(const struct tl_row *t, const struct draw_dir *dir, int 
 static void tl_row__plot(FILE *f, const struct tl_row *t, const char *mode, int i, double y,
 			 double h)
 {
-	char *m = gp_str(mode), *b = gp_str(t->b ? t->b->name : "no ok boot");
+	char *m = gp_str(mode), *b = gp_str(t->b ? t->b->name : "no ok boot"), longest[64] = "";
 
+	if (t->probes > t->n)
+		snprintf(longest, sizeof(longest), "; %d of its %d probes, the longest", t->n,
+			 t->probes);
 	fprintf(f, "set origin 0,%.5f\nset size 1,%.5f\nset title '%s: %s (seconds since kernel "
-		"start)' noenhanced\n"
-		"set yrange [%g:-0.7]\nunset arrow\n", y, h, m, b, t->lanes > 4 ? t->lanes - 0.3 :
-		3.7);
+		"start%s)' noenhanced\nset yrange [%g:-0.7]\nunset arrow\n", y, h, m, b, longest,
+		t->lanes > 4 ? t->lanes - 0.3 : 3.7);
 	for (int k = 0; k < MS_COUNT; k++)
 		if (isfinite(t->ms[k].s))
 			fprintf(f, "set arrow from %.4f, graph 0 to %.4f, graph 1 nohead dt 2 lw 1.5 "
@@ -318,8 +346,9 @@ static void tl_row__plot(FILE *f, const struct tl_row *t, const char *mode, int 
 	if (isfinite(t->boot_s))
 		fprintf(f, "set arrow from %.4f, graph 0 to %.4f, graph 1 nohead lw 1.5 lc rgb "
 			"'#000000' back\n", t->boot_s, t->boot_s);
-	fprintf(f, "plot 'gantt-%d.dat' using 2:1:2:3:($1-0.38):($1+0.38):4 with boxxyerror "
-		"fs solid 0.85 noborder lc rgb variable notitle, '' using 3:1:5 with labels boxed "
+	fprintf(f, "plot 'gantt-%d.dat' index 0 using 2:1:2:3:($1-0.38):($1+0.38):4 with "
+		"boxxyerror fs solid 0.85 noborder lc rgb variable notitle, '' index 1 using 2:1:3 "
+		"with labels boxed "
 		"left offset 0.4,0 font ',8' notitle, NaN with boxes fs solid lc rgb '#1f77b4' title "
 		"'sync probe', NaN with boxes fs solid lc rgb '#ff7f0e' title 'async probe', NaN "
 		"with boxes fs solid lc rgb '#d62728' title 'failed probe'", i);
@@ -452,14 +481,14 @@ static int cmp_dr_row(const void *pa, const void *pb)
 	return strcmp(a->driver, b->driver);
 }
 
-/* @driver's place in @rows, added with key 0 if new. */
-static int dr_rows__find(struct dr_row **rows, int *n, const char *driver)
+/* @driver's place in @rows (indexed by @idx), added with key 0 if new. */
+static int dr_rows__find(struct dr_row **rows, int *n, struct keymap *idx, const char *driver)
 {
-	for (int i = 0; i < *n; i++)
-		if (!strcmp((*rows)[i].driver, driver))
-			return i;
-	*ARRAY_PUSH(*rows, *n) = (struct dr_row){ .driver = driver };
-	return *n - 1;
+	int i = keymap__put_str(idx, driver, *n);
+
+	if (i == *n)
+		*ARRAY_PUSH(*rows, *n) = (struct dr_row){ .driver = driver };
+	return i;
 }
 
 static int dr_rows__place(const struct dr_row *rows, int n, const char *driver)
@@ -498,6 +527,7 @@ static int drivers_compared(struct run_data *r, const struct mode_stats *base, F
 	struct driver_change **v = xcalloc(r->nr_modes, sizeof(*v));
 	int *nv = xcalloc(r->nr_modes, sizeof(*nv)), nrows = 0, shown, others = 0, blocks = 0;
 	struct dr_row *rows = NULL;
+	struct keymap idx = { 0 };
 	char *bname = gp_str(base->name);
 
 	for (int i = 0; i < r->nr_modes; i++) {
@@ -510,11 +540,12 @@ static int drivers_compared(struct run_data *r, const struct mode_stats *base, F
 
 			if (!isfinite(v[i][k].c.diff))
 				continue;
-			j = dr_rows__find(&rows, &nrows, v[i][k].driver);
+			j = dr_rows__find(&rows, &nrows, &idx, v[i][k].driver);
 			if (fabs(v[i][k].c.diff) > rows[j].key)
 				rows[j].key = fabs(v[i][k].c.diff);
 		}
 	}
+	keymap__free(&idx);
 	if (nrows)
 		qsort(rows, nrows, sizeof(*rows), cmp_dr_row);
 	shown = nrows < DR_MAX ? nrows : DR_MAX;
