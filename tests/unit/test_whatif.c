@@ -30,11 +30,16 @@ static char *probe(int pid, const char *drv, const char *dev, const char *mod, d
 			 mod);
 }
 
-static char *modload(int pid, const char *mod, double s, double e)
+static char *modload_by(int pid, const char *comm, const char *mod, double s, double e)
 {
 	return xasprintf("{\"type\":\"module_load\",\"ts_ns\":%.0f,\"pid\":%d,\"comm\":"
-			 "\"(udev-worker)\",\"name\":\"%s\",\"start_ns\":%.0f,\"end_ns\":%.0f,"
-			 "\"ret\":0}\n", e * 1e9, pid, mod, s * 1e9, e * 1e9);
+			 "\"%s\",\"name\":\"%s\",\"start_ns\":%.0f,\"end_ns\":%.0f,"
+			 "\"ret\":0}\n", e * 1e9, pid, comm, mod, s * 1e9, e * 1e9);
+}
+
+static char *modload(int pid, const char *mod, double s, double e)
+{
+	return modload_by(pid, "(udev-worker)", mod, s, e);
 }
 
 static char *devnode(const char *name, const char *drv, const char *dev, double t)
@@ -188,6 +193,36 @@ static void unit_waits_on_disk(void)
 	boot_data__free(b);
 }
 
+/*
+ * The initramfs's wait: udev's worker loads m (two probes of 2 s, 1.0-5.0,
+ * the load ending at 5.05), the root disk vda is there at 0.5, the mount's
+ * modprobe loads ext4 (5.5-5.9), PID 1 execs at 6.0, multi-user.target at
+ * 9.0 waits on nothing of it.
+ */
+static void initramfs_wait(void)
+{
+	struct boot_data *b = boot_of((char *[]){
+		probe(50, "virtio_blk", "virtio1", "virtio_blk", 0.3, 0.6),
+		devnode("vda", "virtio_blk", "virtio1", 0.5),
+		probe(100, "d", "a", "m", 1.0, 3.0),
+		probe(100, "d", "b", "m", 3.0, 5.0),
+		modload(100, "m", 0.9, 5.05),
+		modload_by(120, "modprobe", "ext4", 5.5, 5.9),
+		NULL });
+	struct whatif_boot w;
+
+	b->init_exec_s = 6.0;
+	b->multi_user_s = 9.0;
+	CHECK(!whatif__predict(b, 1, WI_DRIVER_ASYNC, &w), "the initramfs boot is predicted");
+	CHECK(near(w.exec_gain_s[WI_SLEEPING], 2.0),
+	      "udev settles 2 s earlier and PID 1's exec with it; the mount's modprobe of ext4 "
+	      "comes after the settle and bounds nothing (%g)", w.exec_gain_s[WI_SLEEPING]);
+	CHECK(near(w.pred_boot_s[WI_SLEEPING], 7.0), "multi-user.target moves with it: 7.0 s (%g)",
+	      w.pred_boot_s[WI_SLEEPING]);
+	whatif_boot__free(&w);
+	boot_data__free(b);
+}
+
 static void modes_and_cpus(void)
 {
 	CHECK(whatif_mode__of_cmdline("") == WI_SYNC, "no switch is sync");
@@ -258,6 +293,7 @@ int main(void)
 	sleeping_in_parallel();
 	computing_on_one_cpu();
 	unit_waits_on_disk();
+	initramfs_wait();
 	modes_and_cpus();
 	calibration();
 	CHECK_DONE();

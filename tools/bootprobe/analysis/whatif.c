@@ -660,8 +660,18 @@ static bool disk_waited(const struct boot_data *b, const struct devnode *d, enum
 }
 
 /*
- * The latest end, sync and predicted, of the module loads (the udev
- * workers' events) and of the disks @which, before @t.
+ * A module load udev made for an event (its worker's comm; "systemd-udevd"
+ * before systemd 247): what udev's queue, and a settle, wait for.  A
+ * modprobe run by a script (the initramfs's mount loading ext4) is not.
+ */
+static bool load_by_udev(const struct module_load *l)
+{
+	return !strcmp(l->comm, "(udev-worker)") || !strcmp(l->comm, "systemd-udevd");
+}
+
+/*
+ * The latest end, sync and predicted, of udev's module loads and of the
+ * disks @which, before @t.
  */
 static void waited_before(const struct wi_boot *w, double t, enum wi_disks which,
 			  double *sync, double *pred)
@@ -676,7 +686,7 @@ static void waited_before(const struct wi_boot *w, double t, enum wi_disks which
 	for (int i = 0; i < b->nr_modloads; i++) {
 		const struct module_load *l = &b->modloads[i];
 
-		if (l->end_ns / 1e9 > t || l->end_ns < l->start_ns)
+		if (l->end_ns / 1e9 > t || l->end_ns < l->start_ns || !load_by_udev(l))
 			continue;
 		*sync = fmax(*sync, l->end_ns / 1e9);
 		*pred = fmax(*pred, load_end(w, l));
@@ -693,8 +703,9 @@ static void waited_before(const struct wi_boot *w, double t, enum wi_disks which
 
 /*
  * Systemd: the initramfs execs the root's init once udev settled (every
- * module load it started has ended) and its root disk is there; both move
- * with the model, and PID 1's exec with the later of them.
+ * module load udev started has ended) and its root disk is there; both move
+ * with the model, and PID 1's exec (with all between: the root's mount)
+ * with the later of them.
  */
 static double exec_gain(const struct wi_boot *w)
 {
