@@ -54,7 +54,7 @@ DEPS := $(BUILD)/.deps
 
 .PHONY: FORCE all deps kernel guest debian-image check check-unit check-sanitize check-patches \
 	check-style check-fleet host-tools clean bench bench-2014 bench-real bench-debian \
-	bench-kernels help guests check-build man
+	bench-kernels bench-async help guests check-build man
 .DEFAULT_GOAL := all
 
 # The in-guest collector (CO-RE BPF, libbpf skeleton, static binary): included
@@ -107,6 +107,9 @@ COMMON_OBJS := $(patsubst tools/%.c,$(OBJ)/%.o,$(COMMON_SRCS))
 RUNNER_OBJS := $(patsubst tools/%.c,$(OBJ)/%.o,$(RUNNER_SRCS))
 
 $(OBJ)/bootprobe/%.o: CPPFLAGS += $(BP_INCLUDES)
+# The what-if calibration table is built into the program (.incbin).
+$(OBJ)/bootprobe/analysis/whatif_cal.o $(OBJ)/fuzz/bootprobe/analysis/whatif_cal.o: \
+	results/whatif-calibration.csv
 $(OBJ)/%.o: tools/%.c | $(DEPS)/build
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(@D) && $(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
@@ -312,6 +315,12 @@ bench-debian: $(BIN)/bootprobe guests | $(DEPS)/run
 # trixie-backports 7.x: which drivers got slower with the new kernel.
 bench-kernels: $(BIN)/bootprobe guests | $(DEPS)/run
 	$(Q)bench/run.sh bench/scenarios/kernels.conf
+
+# The what-if model's calibration (docs/whatif.md): the lab's fleet and the
+# Debian images sync, driver-async and module-async, 20 boots a mode; the
+# error kept in results/whatif-calibration.csv when the CIs are narrow enough.
+bench-async: $(BIN)/bootprobe guests | $(DEPS)/run
+	$(Q)bench/async-calibration.sh both
 
 bench-real: $(BIN)/bootprobe guests | $(DEPS)/run
 	$(Q)bench/run.sh bench/scenarios/mptsas.conf
