@@ -8,7 +8,7 @@
 
 const char *const phase_names[PH_COUNT] = {
 	"to_init_s", "initramfs_s", "to_systemd_s", "userspace_s", "to_target_s",
-	"last_probe_end_s", "boot_s",
+	"last_probe_end_s", "boot_s", "tail_s",
 };
 
 const char *const phase_titles[PH_COUNT] = {
@@ -19,11 +19,27 @@ const char *const phase_titles[PH_COUNT] = {
 	"kernel start → multi-user.target",
 	"kernel start → end of the last driver probe",
 	"boot time (bootprobe's definition)",
+	"multi-user.target → QEMU's exit (the tail)",
 };
 
 static double diff(double later, double earlier)
 {
 	return later - earlier;	/* NAN propagates */
+}
+
+static double firmware_s(const struct boot_data *b);
+
+/*
+ * What the boot cost after multi-user.target: systemd-analyze, the
+ * collector's end, the reset, QEMU's exit.  QEMU's wall time less the
+ * firmware (QEMU start to kernel start, host clock) and multi-user.target
+ * on printk's clock (guest time follows the host's).
+ */
+static double tail_s(const struct boot_data *b)
+{
+	double s = b->wall_s - firmware_s(b) - (b->multi_user_s + b->printk_offset_s);
+
+	return s >= 0 ? s : NAN;
 }
 
 /*
@@ -58,6 +74,7 @@ static void bootprobe_side(const struct boot_data *b, double *s)
 	boot__metrics(b, &bm);
 	s[PH_LAST_PROBE] = bm.last_probe_end_s;
 	s[PH_BOOT] = bm.boot_s;
+	s[PH_TAIL] = tail_s(b);
 }
 
 /*

@@ -22,6 +22,7 @@ enum boot_phase {
 	PH_TO_TARGET,		/* kernel start -> multi-user.target */
 	PH_LAST_PROBE,		/* kernel start -> end of the last user-space probe */
 	PH_BOOT,		/* boot_data__boot_time() */
+	PH_TAIL,		/* multi-user.target -> QEMU's exit (host clock) */
 	PH_COUNT
 };
 
