@@ -26,7 +26,8 @@ for image in "${images[@]}"; do
 	[ "$image" = debian-13 ] && extra="qemu_devices = megasas, pvscsi, vmxnet3"
 	conf=$BP_RESULTS/$id.conf
 	printf '[scenario]\nname = %s\nimage = %s\n%s\n[mode sync]\n[mode icd]\ncmdline = %s\n' \
-		"$image" "$image" "$extra" "initcall_debug loglevel=6 log_buf_len=4M bootprobe.dmesg=1" >"$conf"
+		"$image" "$image" "$extra" \
+		"initcall_debug loglevel=6 log_buf_len=4M bootprobe.dmesg=1 bootprobe.analyze=time" >"$conf"
 	bp_run "$id" --scenario "$conf" --boots 1 --timeout 600
 	b=$BP_RESULTS/$id/boots/sync-001
 	ev=$b/events.jsonl
@@ -48,6 +49,8 @@ for image in "${images[@]}"; do
 	for f in time blame critical-chain; do
 		check "$t: systemd-analyze-$f.txt was kept" test -s "$b/systemd-analyze-$f.txt"
 	done
+	check "$t: no kallsyms load during the boot (no record needed one)" \
+		test "$(jq -r 'select(.type == "trailer") | .startup.kallsyms_loads' "$ev")" = 0
 	check "$t: the trailer shows no drops" \
 		test "$(jq -r 'select(.type == "trailer") | "\(.bpf_drops) \(.events_dropped)"' "$ev")" = "0 0"
 	check "$t: no stream record refused" \
@@ -106,6 +109,14 @@ for image in "${images[@]}"; do
 	bi=$BP_RESULTS/$id/boots/icd-001
 	evi=$bi/events.jsonl
 	check "$t initcall_debug: the boot completes (ok)" test "$(boot_outcome "$bi")" = ok
+	# That boot asked for systemd-analyze time alone (bootprobe.analyze=time):
+	# blame and critical-chain are most of the tail after multi-user.target.
+	check "$t initcall_debug: bootprobe.analyze=time kept time, not blame or critical-chain" \
+		sh -c "test -s '$bi/systemd-analyze-time.txt' && ! test -e '$bi/systemd-analyze-blame.txt' &&
+			! test -e '$bi/systemd-analyze-critical-chain.txt'"
+	echo "# $t: the tail after multi-user.target (s), with all three views and with time alone:" \
+		"$(jq -r '.modes | to_entries[] | "\(.key) \(.value.phases.bootprobe.tail_s.median)"' \
+			"$rep/summary.json" | tr '\n' ' ')"
 	sed -n 's/.*probe of \([^ ]*\) \(with driver [^ ]* \)\{0,1\}returned [-0-9]* after \([0-9]*\) usecs.*/\1 \3/p' \
 		"$bi/dmesg.txt" | sort | awk '{ n[$1]++; us[$1] = $2 } END { for (d in n) if (n[d] == 1) print d, us[d] }' |
 		sort >"$bi/kernel-probes.txt"
