@@ -18,6 +18,7 @@ if [ ! -x "$PROBETRACE" ]; then
 	skip "probetrace --input and bootprobe report agree on a stream" "$PROBETRACE not built"
 	exit 0
 fi
+pt=$(realpath "$PROBETRACE")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fixture=tests/data/boots/killed
@@ -54,8 +55,9 @@ jq -r '(.damaged_boots + .incomplete_boots)[] | "\(.boot) \(.first_refused)"' \
 	"$tmp/out/summary.json" >"$tmp/refused" 2>/dev/null
 for c in "${cases[@]}"; do
 	IFS='|' read -r name edit want <<<"$c"
-	ev=$run/boots/$name/events.jsonl
-	"$PROBETRACE" --input "$ev" --json >/dev/null 2>"$tmp/err"
+	# From the run's parent: the report names the run's files by its id ("run").
+	ev=run/boots/$name/events.jsonl
+	(cd "$tmp" && "$pt" --input "$ev" --json) >/dev/null 2>"$tmp/err"
 	rc=$?
 	if grep -q "^$name " "$tmp/refused"; then report=refused; else report=whole; fi
 	if [ "$rc" -eq 0 ]; then input=whole; elif [ "$rc" -eq 2 ]; then input=refused; else input="exit $rc"; fi

@@ -43,7 +43,8 @@ sed 's/^/#   /' "$tmp/stdout"
 md=$tmp/out/report.md
 check "report exits 0 with 5 boots left out of 8" test "$rc" -eq 0
 check "the headline counts the 2 clean boots and the one kept" grep -qE '^a +3/3 ' "$tmp/stdout"
-m=$tmp/mixed/boots
+# A run's boots are named by the run's id, its folder's name, wherever it lies.
+m=mixed/boots
 for why in "a-002: probe spans unusable ($m/a-002/events.jsonl:[0-9]*: field 'end_ns' is 9223372036854775000, outside" \
 	"a-003: $m/a-003/boot.json: not a JSON object" \
 	"a-004: header unusable ($m/a-004/events.jsonl:3: a second header" \

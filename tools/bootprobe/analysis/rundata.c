@@ -47,9 +47,10 @@ static bool boot_dir_ok(const char *rel)
 
 /*
  * Boot folders: those the manifest @man names, else (@man NULL: @unread
- * says why it could not be read) every folder under boots/.
+ * says why it could not be read) every folder under boots/; each named
+ * "@label/boots/NAME" (@label the run's id: rundata.h).
  */
-static void list_boots(int runfd, const char *dir, const struct manifest *man,
+static void list_boots(int runfd, const char *label, const struct manifest *man,
 		       const char *unread, struct strv *out, struct strv *warnings)
 {
 	DIR *d = NULL;
@@ -66,14 +67,14 @@ static void list_boots(int runfd, const char *dir, const struct manifest *man,
 
 			if (!boot_dir_ok(rel)) {
 				strv__pushf(warnings, "%s/manifest.json: boot %zu: dir '%s' is not "
-					    "boots/NAME (skipped)", dir, i + 1, rel);
+					    "boots/NAME (skipped)", label, i + 1, rel);
 				continue;
 			}
-			path = xasprintf("%s/%s", dir, rel);
+			path = xasprintf("%s/%s", label, rel);
 			/* A boot listed twice is one boot, not two samples (a hash: O(1) each). */
 			if (keymap__put_str(&listed, path, (int)i) != (int)i)
 				strv__pushf(warnings, "%s/manifest.json: boot '%s' listed again "
-					    "(counted once)", dir, rel);
+					    "(counted once)", label, rel);
 			else
 				strv__push(out, path);
 			free(path);
@@ -83,10 +84,10 @@ static void list_boots(int runfd, const char *dir, const struct manifest *man,
 	}
 	if (man)
 		strv__pushf(warnings, "%s/manifest.json: no boots list; reading every folder "
-			    "under boots/", dir);
+			    "under boots/", label);
 	else
 		strv__pushf(warnings, "%s; reading every folder under boots/", unread);
-	path = xasprintf("%s/boots", dir);
+	path = xasprintf("%s/boots", label);
 	/* boots/ itself is no link either: one is named, not read. */
 	bfd = runfd < 0 ? -ENOENT : dir_open_beneath(runfd, "boots", false);
 	if (bfd < 0 && bfd != -ENOENT)
@@ -194,36 +195,45 @@ int run_data__print_verdicts(const struct run_data *r, FILE *out, const char *pr
 int run_data__read_manifest(struct run_data *r, const char *text, size_t len,
 			    struct strv *dirs, char *err, int errlen)
 {
-	char *label = xasprintf("%s/manifest.json", r->dir), why[512];
+	char *label = xasprintf("%s/manifest.json", r->run_id), why[512];
 	struct manifest man;
 	int ret = 0;
 
 	/* The results format's reader (resultfiles.h): the one for every manifest. */
 	if (!text) {
 		snprintf(why, sizeof(why), "%s: missing", label);
-		list_boots(r->fd_open ? r->fd : -1, r->dir, NULL, why, dirs, &r->warnings);
+		list_boots(r->fd_open ? r->fd : -1, r->run_id, NULL, why, dirs, &r->warnings);
 	} else if (manifest__parse(&man, text, len, label, &r->warnings, why, sizeof(why))) {
-		/* A schema this bootprobe does not read: the run is not guessed at. */
+		/*
+		 * A schema this bootprobe does not read: the run is not guessed
+		 * at.  The error ends the command: it names the file by the
+		 * path the user gave, not by the run's id.
+		 */
 		if (man.schema < 0) {
-			snprintf(err, errlen, "%s", why);
+			size_t n = strlen(label);
+
+			if (!strncmp(why, label, n))
+				snprintf(err, errlen, "%s/manifest.json%s", r->dir, why + n);
+			else
+				snprintf(err, errlen, "%s", why);
 			ret = -1;
 		} else {
-			list_boots(r->fd_open ? r->fd : -1, r->dir, NULL, why, dirs, &r->warnings);
+			list_boots(r->fd_open ? r->fd : -1, r->run_id, NULL, why, dirs, &r->warnings);
 		}
 	} else {
 		read_manifest(r, &man);
-		list_boots(r->fd_open ? r->fd : -1, r->dir, &man, NULL, dirs, &r->warnings);
+		list_boots(r->fd_open ? r->fd : -1, r->run_id, &man, NULL, dirs, &r->warnings);
 		manifest__free(&man);
 	}
 	free(label);
 	return ret;
 }
 
-/* The boot folder @bdir, "RUN/boots/NAME", opened beneath the run, no link followed. */
+/* The boot folder @bdir, "RUN_ID/boots/NAME", opened beneath the run, no link followed. */
 static struct boot_data *boot__load_beneath(struct run_data *r, const char *bdir, size_t budget,
 					    bool of_run, bool *over, char *msg, int len)
 {
-	const char *rel = bdir + strlen(r->dir) + 1;
+	const char *rel = bdir + strlen(r->run_id) + 1;
 	int dfd = open_beneath(r->fd, rel, O_RDONLY | O_DIRECTORY, 0);
 	struct boot_data *b;
 
@@ -267,7 +277,7 @@ struct run_data *run_data__load(const char *dir, char *err, int errlen)
 	 * scenario.  read_file_at() takes a regular file only, of bounded size: a
 	 * FIFO planted as manifest.json is not waited on.
 	 */
-	path = xasprintf("%s/manifest.json", dir);
+	path = xasprintf("%s/manifest.json", r->run_id);
 	text = read_file_at(r->fd, "manifest.json", &len);
 	if (!text && errno != ENOENT)
 		strv__pushf(&r->warnings, "%s: %s", path, read_file_strerror(errno));

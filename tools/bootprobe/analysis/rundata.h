@@ -117,9 +117,14 @@ struct mode_stats {
 };
 
 struct run_data {
-	char *dir;
+	char *dir;		/* the folder as the user named it: opened, never printed in a report */
 	int fd;			/* the folder @dir, open when fd_open: read beneath it */
 	bool fd_open;
+	/*
+	 * The folder's own name.  Every file of the run is named by it in what
+	 * the run's outputs say ("RUN_ID/boots/NAME/events.jsonl:5"), never by
+	 * the path it was read at: a run reports the same wherever it lies.
+	 */
 	char *run_id;
 	char *baseline;		/* the manifest's baseline mode, or NULL */
 	char *until_end;	/* run --until-ci: what ended it (the manifest's), or NULL */

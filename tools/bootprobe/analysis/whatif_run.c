@@ -23,16 +23,16 @@ struct wi_info {
 
 /*
  * boot.json again, through its one reader: the guest's CPUs (QEMU's -smp)
- * and its kernel.  A boot folder is "RUN/boots/NAME", read beneath the run.
+ * and its kernel.  A boot folder is "RUN_ID/boots/NAME", read beneath the run.
  */
 static void info__read(const struct run_data *r, struct wi_info *in)
 {
-	size_t n = strlen(r->dir), len = 0;
+	size_t n = strlen(r->run_id), len = 0;
 	const char *dir = in->b->dir;
 	struct boot_file f;
 	char *rel, *text, why[256];
 
-	if (!r->fd_open || strncmp(dir, r->dir, n) || dir[n] != '/')
+	if (!r->fd_open || strncmp(dir, r->run_id, n) || dir[n] != '/')
 		return;
 	rel = xasprintf("%s/boot.json", dir + n + 1);
 	text = read_file_beneath(r->fd, rel, &len);

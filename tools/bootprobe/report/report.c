@@ -1231,7 +1231,7 @@ static void put_kills(struct doc *d, struct run_data *r)
 			put_explain(d, b);
 			continue;
 		}
-		cmd = xasprintf("bootprobe explain %s/boots/NAME", r->dir);
+		cmd = xasprintf("bootprobe explain %s/boots/NAME", r->run_id);
 		doc__para(d);
 		doc__text(d, "(further boots with kills: ");
 		doc__code(d, cmd);
