@@ -227,8 +227,12 @@ static __always_inline void origin_of(struct pt_origin_info *o,
 	} else if (c->deferred_start) {
 		o->kind = PT_ORIGIN_DEFERRED;
 	} else if (c->initcall_start) {
+		__u64 fn = c->initcall_fn;
+
 		o->kind = PT_ORIGIN_INITCALL;
-		o->initcall_fn = c->initcall_fn;
+		o->initcall_fn = fn;
+		bpf_snprintf(o->initcall_sym, sizeof(o->initcall_sym), sym_fmt,
+			     &fn, sizeof(fn));
 	}
 }
 
@@ -273,6 +277,7 @@ static __always_inline void fill_probe(struct pt_probe *e, struct device *dev,
 	    BPF_CORE_READ(owner, state) == MODULE_STATE_COMING) {
 		e->origin.kind = PT_ORIGIN_MODULE_LOAD;
 		e->origin.initcall_fn = 0;
+		e->origin.initcall_sym[0] = '\0';
 		__builtin_memcpy(e->origin.module, e->owner,
 				 sizeof(e->origin.module));
 	}

@@ -88,6 +88,12 @@ struct pt_origin_info {
 	char comm[PT_COMM_LEN];
 	char module[PT_NAME_LEN];	/* module being loaded, if any */
 	__u64 initcall_fn;	/* do_one_initcall() function, if any */
+	/*
+	 * initcall_fn as the kernel's own %pS prints it, formatted in BPF while
+	 * the function is there: a module's init text is freed once it
+	 * returns, and kallsyms read later names whatever took its place.
+	 */
+	char initcall_sym[PT_SYM_LEN];
 };
 
 struct pt_probe {

@@ -261,7 +261,8 @@ static json_object *origin__json(const struct pt_origin_info *oi,
 	if (oi->module[0])
 		add_str(o, "module", oi->module);
 	if (k == PT_ORIGIN_INITCALL)
-		add(o, "initcall", json_sym(sym, oi->initcall_fn));
+		add(o, "initcall", json_kaddr(sym, oi->initcall_fn, oi->initcall_sym,
+					       sizeof(oi->initcall_sym)));
 	return o;
 }
 
