@@ -9,6 +9,7 @@
 #   make bench-real the real drivers: mptsas (SAS1068) and virtio-scsi, sync vs async_probe=1
 #   make bench-debian Debian's stock kernel, initramfs and systemd: sync vs async probing
 #   make bench-kernels Debian 12's 6.1, Debian 13's 6.12 and 7.x on one machine, compared
+#   make bench-collector the collector's start-up and overhead on each kernel
 #   make debian-image the Debian guest images, one per release (cached outside the repo)
 #   make deb        the Debian packages bootprobe and bootprobe-collector, in build/deb/
 #   make check      every test: unit, patch style, guest boots, fleet (Slurm, GNU parallel);
@@ -54,7 +55,7 @@ DEPS := $(BUILD)/.deps
 
 .PHONY: FORCE all deps kernel guest debian-image check check-unit check-sanitize check-patches \
 	check-style check-fleet host-tools clean bench bench-2014 bench-real bench-debian \
-	bench-kernels bench-async help guests check-build man
+	bench-kernels bench-async bench-collector help guests check-build man
 .DEFAULT_GOAL := all
 
 # The in-guest collector (CO-RE BPF, libbpf skeleton, static binary): included
@@ -68,7 +69,7 @@ all: $(BIN)/bootprobe $(PROBETRACE) man
 guests: guest debian-image
 
 help:
-	@sed -n '2,17p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,18p' Makefile | sed 's/^# \{0,1\}//'
 
 # ---- packages -------------------------------------------------------------
 # tools/deps.sh's sets, each wanted by the targets that use it: build (the
@@ -321,6 +322,11 @@ bench-kernels: $(BIN)/bootprobe guests | $(DEPS)/run
 # error kept in results/whatif-calibration.csv when the CIs are narrow enough.
 bench-async: $(BIN)/bootprobe guests | $(DEPS)/run
 	$(Q)bench/async-calibration.sh both
+
+# The collector's start-up and overhead on each kernel: every Debian image N
+# boots with and N without it (bench/collector-kernels.sh; BOOTS=N, default 5).
+bench-collector: $(BIN)/bootprobe guests | $(DEPS)/run
+	$(Q)bench/collector-kernels.sh $(or $(BOOTS),5)
 
 bench-real: $(BIN)/bootprobe guests | $(DEPS)/run
 	$(Q)bench/run.sh bench/scenarios/mptsas.conf

@@ -132,16 +132,22 @@ for image in "${images[@]}"; do
 	# translates first (with tp_printk on 6.12 the entry event fired 7 ms
 	# after really_probe_debug() took its start, the next probes' within
 	# 0.2 ms).
+	# So is the first BPF span after the attach, for the same reason: the
+	# new trampoline and program run for the first time (on 6.12 here:
+	# 0.68 ms off, the 19 after it at most 77 µs).
 	first=$(awk '$1 == "trace"' "$bi/accuracy.txt" | sort -k4,4n | head -1)
+	firstb=$(awk '$1 == "bpf"' "$bi/accuracy.txt" | sort -k4,4n | head -1)
 	for src in bpf trace; do
-		awk -v s="$src" -v f="$first" '$1 == s && $0 != f { print $2 }' "$bi/accuracy.txt" |
+		awk -v s="$src" -v f="$first" -v g="$firstb" '$1 == s && $0 != f && $0 != g { print $2 }' \
+			"$bi/accuracy.txt" |
 			sort -n >"$bi/diff-$src.txt"
 		n=$(wc -l <"$bi/diff-$src.txt")
 		med=$(awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)]; else print 0 }' "$bi/diff-$src.txt")
 		max=$(tail -1 "$bi/diff-$src.txt")
 		echo "# $t: $src spans against initcall_debug: $n probes, |kernel - span| median ${med} ns, max ${max:-0} ns"
 	done
-	echo "# $t: the first boot-time-trace span: ${first:-none} (src |kernel - span| ns, device, start ns)"
+	echo "# $t: the first boot-time-trace span: ${first:-none}; the first BPF span: ${firstb:-none}" \
+		"(src |kernel - span| ns, device, start ns)"
 	nb=$(wc -l <"$bi/diff-bpf.txt") nt=$(wc -l <"$bi/diff-trace.txt")
 	check "$t: at least 10 BPF spans matched to the kernel's figure ($nb)" test "$nb" -ge 10
 	lazy=0 median_ns=50000
@@ -160,10 +166,12 @@ for image in "${images[@]}"; do
 		awk -v s="${src%%:*}" -v b="${src#*:}" '$1 == s && $2 > b { print "#   over:", $0 }' \
 			"$bi/accuracy.txt"
 	done
-	check "$t: BPF spans: each within 0.5 ms of the kernel's figure ($(within "$bi/diff-bpf.txt" 500000))" \
+	check "$t: BPF spans after the first: each within 0.5 ms of the kernel's figure ($(within "$bi/diff-bpf.txt" 500000))" \
 		within "$bi/diff-bpf.txt" 500000
 	check "$t: boot-time-trace spans after the first ($nt): each within 1.5 ms of the kernel's figure ($(within "$bi/diff-trace.txt" 1500000))" \
 		within "$bi/diff-trace.txt" 1500000
 	check "$t: the first boot-time-trace span within 10 ms of the kernel's figure" \
 		test -n "$first" -a "$(echo "$first" | cut -d' ' -f2)" -le 10000000
+	check "$t: the first BPF span within 10 ms of the kernel's figure" \
+		test -n "$firstb" -a "$(echo "$firstb" | cut -d' ' -f2)" -le 10000000
 done
