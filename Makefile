@@ -266,7 +266,7 @@ $(BIN)/tests/%: $(OBJ)/tests/%.o $(RUNNER_OBJS) $(COMMON_OBJS) $(PT_STREAM_OBJS)
 
 # What make check boots and runs, with every package set (tests/check.sh
 # makes it, timed, then runs the stages).
-check-build: all guests $(TEST_BINS) $(FUZZ_BINS) | $(addprefix $(DEPS)/,$(DEPS_SETS))
+check-build: all guests build-chroot $(TEST_BINS) $(FUZZ_BINS) | $(addprefix $(DEPS)/,$(DEPS_SETS))
 check:
 	$(Q)tests/check.sh
 
@@ -291,7 +291,7 @@ check-fleet: $(BIN)/bootprobe guest | $(DEPS)/run $(DEPS)/fleet
 
 # A Debian 12 root with only the build packages, cached, for
 # tests/host/makefile-chroot.sh (which skips without it): mmdebstrap, 2-4 min.
-build-chroot:
+build-chroot: | $(DEPS)/image
 	$(Q)tools/build-chroot.sh >/dev/null
 .PHONY: build-chroot
 
