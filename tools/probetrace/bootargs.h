@@ -25,7 +25,8 @@
 /* The buffer per CPU for @cpus CPUs; @requested (>= 0) wins. */
 unsigned long bootargs__trace_buf(long requested, long cpus);
 
-/* "8M", "512K", "0": bytes into @bytes, or -EINVAL. */
+/* "8M", "512K", "0": bytes, up to 1 GiB, into @bytes, or -EINVAL (one
+ * syntax for every size probetrace takes). */
 int bootargs__parse_size(const char *arg, long *bytes);
 
 /*

@@ -236,18 +236,9 @@ static const struct argp_option opts[] = {
 /* "16M", "65536": a power of 2 from a page to 1 GiB (the ring buffer's rules). */
 static int parse_size(const char *arg, unsigned long *size)
 {
-	unsigned long v;
-	char *end;
+	long v;
 
-	errno = 0;
-	v = strtoul(arg, &end, 10);
-	if (errno || end == arg || *arg == '-')
-		return -EINVAL;
-	if (*end == 'K' || *end == 'k')
-		v <<= 10, end++;
-	else if (*end == 'M' || *end == 'm')
-		v <<= 20, end++;
-	if (*end || v < 4096 || v > (1UL << 30) || (v & (v - 1)))
+	if (bootargs__parse_size(arg, &v) || v < 4096 || (v & (v - 1)))
 		return -EINVAL;
 	*size = v;
 	return 0;
