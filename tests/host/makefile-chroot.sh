@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The build set of tools/deps.sh is all plain `make` needs: in a Debian 12
 # root holding only that set (tools/build-chroot.sh, cached; make
-# build-chroot), make builds both programs as root; with libjson-c-dev
-# removed it fails naming it.  The root is mounted as the lower layer of an
+# build-chroot), make builds both programs as an unprivileged user (uid
+# 65534, the tree its own); with libjson-c-dev removed (by root) it fails
+# naming it.  The root is mounted as the lower layer of an
 # overlay, so the cached copy is never changed.  Skips, saying why, without
 # the cached root or without root.
 set -u
@@ -57,10 +58,16 @@ else
 	tar --exclude=./build --exclude=./results -cf - . | tar -xf - -C "$m/src"
 fi
 
+chown -R 65534:65534 "$m/src"
+# as_user CMD: CMD in the tree as uid 65534; in_root CMD: as root.
+as_user() {
+	chroot --userspec=65534:65534 "$m" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+		HOME=/tmp sh -c "cd /src && $1"
+}
 in_root() { chroot "$m" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root sh -c "cd /src && $1"; }
 
 # A dry run first: make must not start a kernel or image build here.
-in_root 'make -n' >"$tmp/dry.out" 2>&1
+as_user 'make -n' >"$tmp/dry.out" 2>&1
 heavy=$(grep -E -m3 'build-kernel\.sh|mkinitramfs\.sh|tools/debian/|mmdebstrap|apt-get' "$tmp/dry.out" |
 	tr '\n' ' ')
 if [ -n "$heavy" ]; then
@@ -69,8 +76,8 @@ if [ -n "$heavy" ]; then
 fi
 
 start=$SECONDS
-if in_root 'make -j2' >"$tmp/make.out" 2>&1; then
-	pass "$what: make built in $((SECONDS - start)) s"
+if as_user 'make -j2' >"$tmp/make.out" 2>&1; then
+	pass "$what: make as uid 65534 built in $((SECONDS - start)) s"
 else
 	fail "$what: make" "$(tail -3 "$tmp/make.out" | tr '\n' ' ')"
 fi
@@ -83,7 +90,7 @@ check "$what: libjson-c-dev removed" \
 	sh -c '! chroot "$1" dpkg-query -W -f="\${db:Status-Status}" libjson-c-dev 2>/dev/null | grep -qx installed' \
 	sh "$m"
 want="make: libjson-c-dev is missing (sudo make deps-build, or apt-get install libjson-c-dev)"
-if in_root 'make BUILD=build-nojson' >"$tmp/nojson.out" 2>&1; then
+if as_user 'make BUILD=build-nojson' >"$tmp/nojson.out" 2>&1; then
 	fail "$what, without libjson-c-dev: make fails" "it succeeded"
 else
 	pass "$what, without libjson-c-dev: make fails"
