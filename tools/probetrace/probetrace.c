@@ -1206,10 +1206,17 @@ static int trace_main(void)
 	}
 	c.out.binary = env.binary;
 	c.t_start = boot_ns();
+	/*
+	 * The handlers first: a SCHED_IDLE start-up beside a busy boot may not
+	 * run for seconds, and a SIGTERM (the boot's end) before the handlers
+	 * were there killed the collector with its stream unwritten.  Caught,
+	 * it finishes the start-up and writes the stream (the boot-time trace
+	 * holds what came before) and its trailer.
+	 */
+	err = setup_signals();
 	set_idle(true);
-	err = collector__open_later(&c);
 	if (!err)
-		err = setup_signals();
+		err = collector__open_later(&c);
 	if (!err)
 		err = collector__open_and_load(&c);
 	c.t_loaded = boot_ns();
