@@ -413,32 +413,160 @@ static void trace_buf_arg(unsigned long bytes, char *buf, size_t len)
 		snprintf(buf, len, " trace_buf_size=%lu", bytes);
 }
 
+int bootargs__kprobes(const struct btf *btf, const char *label, char *buf, size_t len,
+		      char *err, size_t errlen)
+{
+	struct bootargs ba = { .btf = (struct btf *)btf, .path = label, .err = err,
+			       .errlen = errlen };
+	size_t n;
+	int ret = kprobe_events(&ba, buf, len);
+
+	if (ret)
+		return ret;
+	n = strlen(buf);
+	if (n && buf[n - 1] == ';')
+		buf[n - 1] = '\0';
+	return 0;
+}
+
 int bootargs__print(FILE *out, const char *btf_path, unsigned long trace_buf,
 		    char *err, size_t errlen)
 {
 	char tbuf[40];
 	struct bootargs ba = { .path = btf_path, .err = err, .errlen = errlen };
-	char kprobes[2048];
-	size_t n;
+	char kprobes[BOOTARGS_KPROBES_MAX];
 	int ret;
 
 	ba.btf = btf__parse(btf_path, NULL);
 	if (!ba.btf) {
 		ret = -errno;
 		return fail(&ba, -ret, "no BTF read (%s): a raw BTF file or an ELF with .BTF "
-			    "(a vmlinux, not a compressed vmlinuz)", strerror(-ret));
+			    "(a vmlinux, not a compressed vmlinuz: tools/debian/vmlinux.sh "
+			    "extracts it)", strerror(-ret));
 	}
-	ret = kprobe_events(&ba, kprobes, sizeof(kprobes));
+	ret = bootargs__kprobes(ba.btf, btf_path, kprobes, sizeof(kprobes), err, errlen);
 	btf__free(ba.btf);
 	if (ret)
 		return ret;
-	n = strlen(kprobes);
-	if (n && kprobes[n - 1] == ';')
-		kprobes[n - 1] = '\0';
 	trace_buf_arg(trace_buf, tbuf, sizeof(tbuf));
 	fprintf(out, "trace_event=initcall:initcall_start,initcall:initcall_finish,"
 		"kthread:kthread_create_start,kthread:kthread_create_end,"
 		"signal:signal_generate,module:module_load kprobe_event=%s trace_clock=boot%s\n",
 		kprobes, tbuf);
 	return 0;
+}
+
+/* ---- the boot-time kprobes against this kernel's ---------------------------- */
+
+#define KP_MAX_ARGS 16
+
+/* One kprobe event as tracefs lists it: "p:GROUP/EVENT SYMBOL NAME=FETCH ...". */
+struct kp_event {
+	char group[32];
+	char event[32];
+	char symbol[64];
+	int nargs;
+	char args[KP_MAX_ARGS][EXPR_MAX];
+};
+
+/*
+ * @line, one definition in tracefs's form, into @e; false if it is not
+ * one (a blank or "-:" line).  The kernel makes a kprobe_event= entry
+ * into this form by turning its commas into blanks
+ * (setup_boot_kprobe_events()), so both sides are read here.
+ */
+static bool kp_event_parse(const char *line, struct kp_event *e)
+{
+	char copy[BOOTARGS_KPROBES_MAX], *save, *tok, *slash, *colon;
+
+	snprintf(copy, sizeof(copy), "%s", line);
+	memset(e, 0, sizeof(*e));
+	tok = strtok_r(copy, " \t\n", &save);
+	if (!tok || (tok[0] != 'p' && tok[0] != 'r') || !(colon = strchr(tok, ':')) ||
+	    !(slash = strchr(colon, '/')))
+		return false;
+	snprintf(e->group, sizeof(e->group), "%.*s", (int)(slash - colon - 1), colon + 1);
+	snprintf(e->event, sizeof(e->event), "%s", slash + 1);
+	tok = strtok_r(NULL, " \t\n", &save);
+	snprintf(e->symbol, sizeof(e->symbol), "%s", tok ? tok : "");
+	while ((tok = strtok_r(NULL, " \t\n", &save)) && e->nargs < KP_MAX_ARGS)
+		snprintf(e->args[e->nargs++], EXPR_MAX, "%s", tok);
+	return true;
+}
+
+/* This kernel's definition of @event in the kprobe_event= list @expected. */
+static bool kp_expected(const char *expected, const char *event, struct kp_event *e)
+{
+	char entry[BOOTARGS_KPROBES_MAX];
+	const char *p = expected;
+
+	while (*p) {
+		size_t n = strcspn(p, ";");
+		char *c;
+
+		snprintf(entry, sizeof(entry), "%.*s", (int)n, p);
+		for (c = entry; *c; c++)
+			if (*c == ',')
+				*c = ' ';
+		if (kp_event_parse(entry, e) && !strcmp(e->group, BOOTARGS_GROUP) &&
+		    !strcmp(e->event, event))
+			return true;
+		p += n + !!p[n];
+	}
+	return false;
+}
+
+/* Why @got, defined at boot, is not @want, this kernel's: "" if it is. */
+static void kp_differ(const struct kp_event *got, const struct kp_event *want,
+		      char *why, size_t len)
+{
+	int i;
+
+	why[0] = '\0';
+	if (strcmp(got->symbol, want->symbol)) {
+		snprintf(why, len, "%s: probes %s on the command line, %s for this kernel",
+			 got->event, got->symbol, want->symbol);
+		return;
+	}
+	for (i = 0; i < got->nargs || i < want->nargs; i++) {
+		const char *g = i < got->nargs ? got->args[i] : "no argument";
+		const char *w = i < want->nargs ? want->args[i] : "no argument";
+
+		if (strcmp(g, w)) {
+			snprintf(why, len, "%s: %s on the command line, %s for this kernel",
+				 got->event, g, w);
+			return;
+		}
+	}
+}
+
+void bootargs__compare(const char *defined, const char *expected,
+		       struct bootargs_check *chk)
+{
+	char line[BOOTARGS_KPROBES_MAX];
+	struct kp_event got, want;
+	const char *p = defined;
+
+	memset(chk, 0, sizeof(*chk));
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+		struct bootargs_mismatch *m;
+		char why[sizeof(m->why)];
+
+		snprintf(line, sizeof(line), "%.*s", (int)n, p);
+		p += n + !!p[n];
+		if (!kp_event_parse(line, &got) || strcmp(got.group, BOOTARGS_GROUP))
+			continue;
+		chk->compared++;
+		if (!kp_expected(expected, got.event, &want))
+			snprintf(why, sizeof(why), "%s: on the command line, not made for this "
+				 "kernel", got.event);
+		else
+			kp_differ(&got, &want, why, sizeof(why));
+		if (!why[0] || chk->nr_other == BOOTARGS_MAX_EVENTS)
+			continue;
+		m = &chk->other[chk->nr_other++];
+		snprintf(m->event, sizeof(m->event), "%s", got.event);
+		snprintf(m->why, sizeof(m->why), "%s", why);
+	}
 }

@@ -13,6 +13,12 @@
 /* Where a running kernel publishes its BTF. */
 #define BOOTARGS_BTF_DEFAULT "/sys/kernel/btf/vmlinux"
 
+/* The kprobe events' group, and the room their kprobe_event= list has. */
+#define BOOTARGS_GROUP "bootprobe"
+#define BOOTARGS_KPROBES_MAX 2048
+
+struct btf;
+
 /*
  * The boot-time trace holds what happens before the collector attaches
  * (a signal storm among it): its buffer per CPU, unless asked otherwise,
@@ -38,5 +44,36 @@ int bootargs__parse_size(const char *arg, long *bytes);
  */
 int bootargs__print(FILE *out, const char *btf_path, unsigned long trace_buf,
 		    char *err, size_t errlen);
+
+/*
+ * The kprobe_event= list (without "kprobe_event=") for the kernel of
+ * @btf, named @label in errors, into @buf: what bootargs__print() prints.
+ */
+int bootargs__kprobes(const struct btf *btf, const char *label, char *buf, size_t len,
+		      char *err, size_t errlen);
+
+#define BOOTARGS_MAX_EVENTS 16
+
+/* The boot-time kprobes the kernel defined, against those made for it. */
+struct bootargs_check {
+	int compared;		/* bootprobe/ events defined */
+	int nr_other;		/* of those, made for another kernel */
+	struct bootargs_mismatch {
+		char event[32];	/* "netdev_add" */
+		/* "netdev_add: name=+304(%di):string on the command line,
+		 * name=+288(%di):string for this kernel" */
+		char why[400];
+	} other[BOOTARGS_MAX_EVENTS];
+};
+
+/*
+ * @defined, the kernel's kprobe_events (tracefs: a "p:GROUP/EVENT SYMBOL
+ * NAME=FETCH ..." line each), against @expected, this kernel's
+ * kprobe_event= list (bootargs__kprobes()): each bootprobe/ event whose
+ * symbol or fetch arguments differ, or that this kernel's list lacks, is
+ * named in @chk with the first difference.
+ */
+void bootargs__compare(const char *defined, const char *expected,
+		       struct bootargs_check *chk);
 
 #endif

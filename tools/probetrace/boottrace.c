@@ -31,7 +31,36 @@ struct boottrace {
 	bool clock_is_boot;	/* comparable with bpf_ktime_get_boot_ns() */
 	struct boottrace_span pending[MAX_PENDING];	/* starts, no end yet */
 	int npending;
+	/*
+	 * A kind whose kprobes were made for another kernel: 1 + its index in
+	 * st->args.other[] (its records are refused), 0 if not.
+	 */
+	int refused[BT_NETDEV + 1];
 };
+
+/* The bootprobe/ kprobes (bootargs.c) and the spans they start and end. */
+static const struct kprobe_event {
+	const char *event;
+	enum boottrace_kind kind;
+	bool start;
+} kprobe_events[] = {
+	{ "probe_entry", BT_PROBE, true }, { "probe_return", BT_PROBE, false },
+	{ "finit_module", BT_MODULE, true }, { "finit_module_ret", BT_MODULE, false },
+	{ "init_module", BT_MODULE, true }, { "init_module_ret", BT_MODULE, false },
+	{ "async_entry", BT_ASYNC, true }, { "async_return", BT_ASYNC, false },
+	{ "disk_add", BT_DISK, true }, { "disk_added", BT_DISK, false },
+	{ "netdev_add", BT_NETDEV, true }, { "netdev_added", BT_NETDEV, false },
+};
+
+static const struct kprobe_event *kprobe_event_of(const char *event)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(kprobe_events); i++)
+		if (!strcmp(kprobe_events[i].event, event))
+			return &kprobe_events[i];
+	return NULL;
+}
 
 /* Value of key= up to a blank, '+' (a %pS offset) or quote. */
 static void field(const char *rest, const char *key, char *buf, size_t len)
@@ -517,8 +546,32 @@ static void boottrace__signal(struct boottrace *bt, const struct traceline *t)
 	boottrace__write(bt, o);
 }
 
+/*
+ * A bootprobe/ kprobe's line: a span's start or end, or, if its kind's
+ * kprobes were made for another kernel, refused (a start counts the
+ * record it would have made).
+ */
+static void boottrace__kprobe(struct boottrace *bt, const struct kprobe_event *kp,
+			      const struct traceline *t)
+{
+	int other = bt->refused[kp->kind];
+
+	if (other) {
+		if (kp->start) {
+			bt->st->args_refused[other - 1]++;
+			bt->st->refused++;
+		}
+		return;
+	}
+	if (kp->start)
+		boottrace__push(bt, kp->kind, t);
+	else
+		boottrace__end(bt, kp->kind, t);
+}
+
 static void boottrace__line(struct boottrace *bt, char *line)
 {
+	const struct kprobe_event *kp;
 	struct traceline t;
 
 	if (line[0] == '#') {
@@ -544,28 +597,8 @@ static void boottrace__line(struct boottrace *bt, char *line)
 		boottrace__push(bt, BT_INITCALL, &t);
 	else if (!strcmp(t.event, "initcall_finish"))
 		boottrace__end(bt, BT_INITCALL, &t);
-	else if (!strcmp(t.event, "probe_entry"))
-		boottrace__push(bt, BT_PROBE, &t);
-	else if (!strcmp(t.event, "probe_return"))
-		boottrace__end(bt, BT_PROBE, &t);
-	else if (!strcmp(t.event, "finit_module") ||
-		 !strcmp(t.event, "init_module"))
-		boottrace__push(bt, BT_MODULE, &t);
-	else if (!strcmp(t.event, "finit_module_ret") ||
-		 !strcmp(t.event, "init_module_ret"))
-		boottrace__end(bt, BT_MODULE, &t);
-	else if (!strcmp(t.event, "async_entry"))
-		boottrace__push(bt, BT_ASYNC, &t);
-	else if (!strcmp(t.event, "async_return"))
-		boottrace__end(bt, BT_ASYNC, &t);
-	else if (!strcmp(t.event, "disk_add"))
-		boottrace__push(bt, BT_DISK, &t);
-	else if (!strcmp(t.event, "disk_added"))
-		boottrace__end(bt, BT_DISK, &t);
-	else if (!strcmp(t.event, "netdev_add"))
-		boottrace__push(bt, BT_NETDEV, &t);
-	else if (!strcmp(t.event, "netdev_added"))
-		boottrace__end(bt, BT_NETDEV, &t);
+	else if ((kp = kprobe_event_of(t.event)))
+		boottrace__kprobe(bt, kp, &t);
 	else if (!strcmp(t.event, "module_load"))
 		boottrace__module_load(bt, &t);
 	else if (!strcmp(t.event, "kthread_create_start"))
@@ -691,6 +724,58 @@ static uint64_t read_kprobe_missed(int dir)
 			sum += missed;
 	fclose(f);
 	return sum;
+}
+
+/* Past this, tracefs/kprobe_events is not ours (ours is under 2 KiB). */
+#define KPROBE_EVENTS_MAX (64 << 10)
+
+/*
+ * The bootprobe/ kprobes the kernel made from the command line
+ * (tracefs/kprobe_events) against this kernel's own (st->kernel_kprobes,
+ * from its BTF): a kind with an event made for another kernel has its
+ * records refused, named in st->args; its offsets would read other
+ * fields (net_device.name: +0 on 6.1, +304 on 6.12, +288 on 7.3).
+ */
+static void boottrace__check_args(struct boottrace *bt, int dir)
+{
+	struct boottrace_stats *st = bt->st;
+	char *text;
+	size_t n;
+	FILE *f;
+	int i;
+
+	if (!st->kernel_kprobes) {
+		if (st->kernel_err)
+			snprintf(st->args_err, sizeof(st->args_err), "%s", st->kernel_err);
+		return;
+	}
+	f = tracefs_fopen(dir, "kprobe_events", O_RDONLY, "r");
+	if (!f) {
+		snprintf(st->args_err, sizeof(st->args_err), "kprobe_events: %s",
+			 strerror(errno));
+		return;
+	}
+	text = malloc(KPROBE_EVENTS_MAX + 1);
+	n = text ? fread(text, 1, KPROBE_EVENTS_MAX, f) : 0;
+	fclose(f);
+	if (!text || n == KPROBE_EVENTS_MAX) {
+		snprintf(st->args_err, sizeof(st->args_err), "kprobe_events: %s",
+			 text ? "over 64 KiB, not read" : strerror(ENOMEM));
+		free(text);
+		return;
+	}
+	text[n] = '\0';
+	bootargs__compare(text, st->kernel_kprobes, &st->args);
+	free(text);
+	st->args_checked = true;
+	for (i = 0; i < st->args.nr_other; i++) {
+		const struct kprobe_event *kp = kprobe_event_of(st->args.other[i].event);
+
+		if (kp && !bt->refused[kp->kind])
+			bt->refused[kp->kind] = i + 1;
+		fprintf(stderr, "probetrace: tracefs/kprobe_events: %s: %s (its records refused)\n",
+			BOOTTRACE_OTHER_KERNEL, st->args.other[i].why);
+	}
 }
 
 /*
@@ -851,14 +936,17 @@ int boottrace__emit(const char *tracefs, uint64_t attach_ns, bool disable,
 	struct boottrace bt = { .out = out, .st = st,
 				.open = open ? open : &none,
 				.attach_ns = attach_ns };
-	bool sigchld = st->sigchld;
+	struct boottrace_stats in = *st;
 	char *line = NULL;
 	size_t cap = 0;
 	int dir;
 	FILE *f;
 
 	memset(st, 0, sizeof(*st));
-	st->sigchld = sigchld;
+	st->sigchld = in.sigchld;
+	st->kernel_kprobes = in.kernel_kprobes;
+	st->kernel_btf = in.kernel_btf;
+	st->kernel_err = in.kernel_err;
 	memset(bt.open, 0, sizeof(*bt.open));
 	bt.open->pipe_fd = -1;
 	bt.open->dir_fd = -1;
@@ -870,6 +958,7 @@ int boottrace__emit(const char *tracefs, uint64_t attach_ns, bool disable,
 	bt.open->dir_fd = dir;
 	read_clock(dir, st->clock, sizeof(st->clock));
 	bt.clock_is_boot = !strcmp(st->clock, "boot");
+	boottrace__check_args(&bt, dir);
 	/* Reading "trace" must not pause the ends being recorded. */
 	tracefs_set(dir, "options/pause-on-trace", O_TRUNC, "0\n");
 	if (disable)
@@ -1208,6 +1297,46 @@ bool boottrace_open__state(const struct boottrace_open *op, int pid,
 	return added;
 }
 
+/* The record a kind's start would have made. */
+static const char *kind_record(enum boottrace_kind kind)
+{
+	return kind == BT_MODULE ? "module_load" : is_devnode(kind) ? "devnode" : "probe";
+}
+
+/*
+ * The boot-time kprobes against this kernel's: where its own came from,
+ * how many were compared, and each made for another kernel with the
+ * records it cost.
+ */
+static json_object *args_stats_json(const struct boottrace_stats *st)
+{
+	json_object *o = json_object_new_object(), *other, *e;
+	int i;
+
+	json_object_object_add(o, "btf", st->kernel_btf ?
+			       json_object_new_string(st->kernel_btf) : NULL);
+	if (!st->args_checked) {
+		json_object_object_add(o, "error", json_object_new_string(st->args_err));
+		return o;
+	}
+	json_object_object_add(o, "compared", json_object_new_int64(st->args.compared));
+	other = json_object_new_array();
+	for (i = 0; i < st->args.nr_other; i++) {
+		const struct kprobe_event *kp = kprobe_event_of(st->args.other[i].event);
+
+		e = json_object_new_object();
+		json_object_object_add(e, "event", json_object_new_string(
+			st->args.other[i].event));
+		json_object_object_add(e, "record", kp ? json_object_new_string(
+			kind_record(kp->kind)) : NULL);
+		json_object_object_add(e, "refused", json_object_new_int64(st->args_refused[i]));
+		json_object_object_add(e, "why", json_object_new_string(st->args.other[i].why));
+		json_object_array_add(other, e);
+	}
+	json_object_object_add(o, "made_for_another_kernel", other);
+	return o;
+}
+
 /* What was still open at the cutover, and how it ended. */
 static json_object *open__stats_json(const struct boottrace_open *op)
 {
@@ -1256,6 +1385,10 @@ json_object *boottrace__stats_json(const struct boottrace_stats *st,
 			       json_object_new_int64(st->kprobe_missed));
 	json_object_object_add(o, "events_left_on",
 			       json_object_new_int64(st->events_left_on));
+	if (st->args_checked || st->args_err[0]) {
+		json_object_object_add(o, "records_refused", json_object_new_int64(st->refused));
+		json_object_object_add(o, "kernel_args", args_stats_json(st));
+	}
 	if (open)
 		json_object_object_add(o, "after_cutover", open__stats_json(open));
 	return o;

@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <json-c/json.h>
 
+#include "bootargs.h"
+
 /*
  * The kernel arguments that record what the collector cannot see are made
  * for each kernel from its BTF (bootargs.c, `probetrace --boot-args`).
@@ -38,6 +40,20 @@ struct output;
 
 struct boottrace_stats {
 	bool sigchld;		/* in: keep SIGCHLD (probetrace --sigchld) */
+	/*
+	 * in: this kernel's kprobe_event= list (bootargs__kprobes()), made
+	 * from the BTF @kernel_btf names, or NULL with why in @kernel_err
+	 * (NULL too: not checked).  The bootprobe/ kprobes tracefs lists are
+	 * compared with it, and the records of an event made for another
+	 * kernel refused.
+	 */
+	const char *kernel_kprobes, *kernel_btf, *kernel_err;
+	bool args_checked;	/* kprobe_events read and compared */
+	char args_err[128];	/* why not, if it was to be */
+	struct bootargs_check args;
+	uint64_t args_refused[BOOTARGS_MAX_EVENTS];	/* by args.other[] */
+	uint64_t refused;	/* records refused: arguments made for
+				 * another kernel (the sum of those) */
 	char clock[16];		/* the trace clock in use: "boot", "local", ... */
 	uint64_t lines;		/* event lines read */
 	uint64_t records;	/* pre-collector records emitted */
@@ -52,6 +68,9 @@ struct boottrace_stats {
 	int events_left_on;	/* boot-time events still enabled */
 	int err;		/* -errno reading the trace, 0 if read */
 };
+
+/* Why the records of a kprobe made for another kernel are refused. */
+#define BOOTTRACE_OTHER_KERNEL "boot-time trace arguments made for another kernel"
 
 #define BOOTTRACE_MAX_OPEN 256
 

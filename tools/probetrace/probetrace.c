@@ -48,7 +48,8 @@ static struct env {
 	const char *input;
 	const char *tracefs;
 	const char *kallsyms;
-	const char *btf;	/* --btf: the kernel --boot-args is for */
+	const char *btf;	/* --btf: the kernel --boot-args or
+				 * --read-boot-trace is for */
 	long trace_buf;		/* --trace-buf-size, bytes per CPU; -1: sized */
 	long cpus;		/* --cpus; 0: this machine's */
 	int table;		/* -1: on a tty */
@@ -88,6 +89,7 @@ struct collector {
 	uint64_t batch_events;	/* events in the output buffer */
 	struct boottrace_stats boot;
 	struct boottrace_open boot_open;	/* probes open at the cutover */
+	struct btf *btf;	/* the running kernel's, until the boot trace is read */
 	uint64_t starts_from_boot_trace;
 	uint64_t states_from_boot_trace;	/* signal states completed */
 	uint64_t origins_from_boot_trace;	/* probe origins completed */
@@ -120,7 +122,7 @@ static const char doc[] =
 "                  [--duration SEC] [--no-boot-trace] [--sigchld]\n"
 "                  [--attach-dir DIR]\n"
 "       probetrace --input EVENTS.jsonl|EVENTS.port [--table|--json]\n"
-"       probetrace --read-boot-trace NS [--tracefs DIR]\n"
+"       probetrace --read-boot-trace NS [--tracefs DIR] [--btf FILE]\n"
 "       probetrace --boot-args [--btf FILE] [--trace-buf-size BYTES] [--cpus N]\n"
 "\n"
 "EXAMPLES:\n"
@@ -151,6 +153,11 @@ static const char doc[] =
 "                                  # the records of a copy of tracefs (trace,\n"
 "                                  # trace_pipe, trace_clock) for a cutover\n"
 "                                  # at 4 s of boot, without BPF\n"
+"    probetrace --read-boot-trace 4000000000 --tracefs copy/ --btf vmlinux\n"
+"                                  # the same, its kprobe_events checked\n"
+"                                  # against the boot arguments of the kernel\n"
+"                                  # of vmlinux: an event made for another\n"
+"                                  # kernel has its records refused\n"
 "\n"
 "On SIGTERM or SIGINT it drains the ring buffer, writes a trailer record\n"
 "(events written, dropped in user space, dropped in BPF, programs not\n"
@@ -208,7 +215,9 @@ static const struct argp_option opts[] = {
 	  "kernel of --btf, and exit", 0 },
 	{ "btf", OPT_BTF, "FILE", 0,
 	  "--boot-args: the kernel's BTF, raw or in its vmlinux ELF "
-	  "(default " BOOTARGS_BTF_DEFAULT ", the running kernel's)", 0 },
+	  "(default " BOOTARGS_BTF_DEFAULT ", the running kernel's); "
+	  "--read-boot-trace: the BTF of the kernel the copy of tracefs is from, "
+	  "whose own boot arguments its kprobe_events are checked against", 0 },
 	{ "trace-buf-size", OPT_TRACE_BUF_SIZE, "BYTES", 0,
 	  "--boot-args: the boot-time trace's buffer per CPU (trace_buf_size=), "
 	  "suffix K or M; 0 leaves the kernel's default (default 8M, less when "
@@ -506,7 +515,9 @@ static int collector__choose(struct collector *c)
 	if (env.verbose)
 		fprintf(stderr, "%.6f probetrace: %d attach points looked up\n",
 			boot_ns() / 1e9, n);
-	btf__free(btf);
+	/* Kept: the boot-time trace's kprobes are checked against it. */
+	btf__free(c->btf);
+	c->btf = btf;
 	for (i = 0; i < n; i++) {
 		if (!aps[i].found)
 			collector__disable(c, aps[i].prog, "not in the kernel's BTF");
@@ -1158,6 +1169,7 @@ static void collector__destroy(struct collector *c)
 	for (i = 0; i < c->nlinks; i++)
 		bpf_link__destroy(c->links[i]);
 	probetrace__destroy(c->skel);
+	btf__free(c->btf);
 	symbolizer__free(&c->sym);
 	if (c->attach_dirfd >= 0)
 		close(c->attach_dirfd);
@@ -1187,6 +1199,25 @@ static void set_idle(bool idle)
 		fprintf(stderr, "probetrace: setpriority(19): %s\n", strerror(errno));
 }
 
+/*
+ * Into @st: the boot arguments' kprobes made for the kernel of @btf (read
+ * from @label), in @buf, as `probetrace --boot-args` makes them; or why
+ * there are none, in @err.  The boot-time trace's kprobes are checked
+ * against them (boottrace.h).
+ */
+static void kernel_args(struct boottrace_stats *st, const struct btf *btf, const char *label,
+			char *buf, size_t len, char *err, size_t errlen)
+{
+	st->kernel_btf = label;
+	st->kernel_kprobes = NULL;
+	st->kernel_err = err;
+	if (!btf)
+		snprintf(err, errlen, "%s: no BTF read (a raw BTF file or an ELF with .BTF)",
+			 label);
+	else if (!bootargs__kprobes(btf, label, buf, len, err, errlen))
+		st->kernel_kprobes = buf;
+}
+
 static int trace_main(void)
 {
 	struct collector c = {
@@ -1194,6 +1225,7 @@ static int trace_main(void)
 		.attach_dirfd = -1, .done_dirfd = -1,
 		.boot_open = { .pipe_fd = -1, .dir_fd = -1 },
 	};
+	char kprobes[BOOTARGS_KPROBES_MAX], args_err[256];
 	uint64_t t_end;
 	int err;
 
@@ -1230,9 +1262,14 @@ static int trace_main(void)
 	c.printk_err = kmsg__offset("probetrace: printk clock sample", 3, &c.printk);
 	collector__header(&c);
 	c.boot.sigchld = env.sigchld;
-	if (env.boot_trace)
+	if (env.boot_trace) {
+		kernel_args(&c.boot, c.btf, BOOTARGS_BTF_DEFAULT, kprobes, sizeof(kprobes),
+			    args_err, sizeof(args_err));
 		boottrace__emit(env.tracefs, c.attach_ns, !env.keep_boot_trace,
 				&c.out, &c.boot, &c.boot_open);
+	}
+	btf__free(c.btf);
+	c.btf = NULL;
 	collector__flush(&c);
 	c.t_boot_trace = boot_ns();
 	if (env.ready_file && (err = write_ready_file(env.ready_file))) {
@@ -1279,10 +1316,25 @@ static int boot_trace_main(void)
 {
 	struct boottrace_open open = { .pipe_fd = -1, .dir_fd = -1 };
 	struct boottrace_stats st = { .sigchld = env.sigchld };
+	char kprobes[BOOTARGS_KPROBES_MAX], args_err[256];
+	struct btf *btf = NULL;
 	struct output out;
 	json_object *stats;
 	int err;
 
+	/* With --btf: the kernel the copy is from, its kprobes checked. */
+	if (env.btf) {
+		if (!env.verbose)
+			libbpf_set_print(NULL);
+		btf = btf__parse(env.btf, NULL);
+		kernel_args(&st, btf, env.btf, kprobes, sizeof(kprobes), args_err,
+			    sizeof(args_err));
+		btf__free(btf);
+		if (!st.kernel_kprobes) {
+			fprintf(stderr, "probetrace: --btf %s\n", args_err);
+			return 1;
+		}
+	}
 	err = output__open(&out, env.output, env.table);
 	if (err) {
 		fprintf(stderr, "probetrace: %s: %s\n", env.output, strerror(-err));
