@@ -262,6 +262,115 @@ static void mode__add_devnodes(struct mode_stats *m, const struct boot_data *b)
 	}
 }
 
+static struct late_stats *mode__late(struct mode_stats *m, const char *kind, const char *device,
+				     const char *driver)
+{
+	char key[4 * NAME_LEN + 4];
+	size_t len = keymap__pair(key, 2 * NAME_LEN + 2, kind, device);
+	struct late_stats *l;
+	int i;
+
+	len += keymap__pair(key + len, 2 * NAME_LEN + 2, driver, "") - 1;
+	i = keymap__put(&m->late_index, key, len, m->nr_late);
+	if (i < m->nr_late)
+		return &m->late[i];
+	l = ARRAY_PUSH(m->late, m->nr_late);
+	snprintf(l->kind, sizeof(l->kind), "%s", kind);
+	snprintf(l->device, sizeof(l->device), "%s", device);
+	snprintf(l->driver, sizeof(l->driver), "%s", driver);
+	return l;
+}
+
+/* One late end (@end_s) of ok boot m->ok: a boot's last end of the same thing counts. */
+static void late__add(struct mode_stats *m, struct late_stats *l, double end_s, double target_s)
+{
+	size_t n = l->n;
+
+	if (l->last_boot == m->ok) {
+		if (end_s > l->end_s[n - 1]) {
+			l->end_s[n - 1] = end_s;
+			l->after_s[n - 1] = end_s - target_s;
+		}
+		return;
+	}
+	l->last_boot = m->ok;
+	l->boots++;
+	push_value(&l->end_s, &n, end_s);
+	push_value(&l->after_s, &l->n, end_s - target_s);
+}
+
+/*
+ * Ok boot @b's definition of boot time, and on a systemd boot what ended
+ * after multi-user.target: counted per boot, and each by name.
+ */
+static void mode__add_late(struct mode_stats *m, const struct boot_data *b,
+			   const struct boot_metrics *bm)
+{
+	if (isnan(bm->boot_s))
+		return;
+	if (!boot_data__is_systemd(b)) {
+		m->lab_boots++;
+		return;
+	}
+	m->systemd_boots++;
+	m->late_boots += bm->late_probes + bm->late_devnodes > 0;
+	push_value(&m->late_probes, &m->nr_late_probes, bm->late_probes);
+	push_value(&m->late_devnodes, &m->nr_late_devnodes, bm->late_devnodes);
+	for (int i = 0; i < b->nr_probes; i++) {
+		const struct probe_span *p = &b->probes[i];
+
+		if (probe_span__late(b, p))
+			late__add(m, mode__late(m, "probe", p->device, p->driver), p->end_ns / 1e9,
+				  b->multi_user_s);
+	}
+	for (int i = 0; i < b->nr_devnodes; i++) {
+		const struct devnode *d = &b->devnodes[i];
+
+		if (devnode__late(b, d))
+			late__add(m, mode__late(m, d->kind, d->name, d->bound_driver),
+				  d->ts_ns / 1e9, b->multi_user_s);
+	}
+}
+
+/* The latest after multi-user.target first (by the median), then by kind, device, driver. */
+static int cmp_late(const void *a, const void *b)
+{
+	const struct late_stats *x = a, *y = b;
+	int c;
+
+	if (x->after.median != y->after.median)
+		return x->after.median < y->after.median ? 1 : -1;
+	c = strcmp(x->kind, y->kind);
+	if (!c)
+		c = strcmp(x->device, y->device);
+	return c ? c : strcmp(x->driver, y->driver);
+}
+
+const char *mode_stats__boot_time_kind(const struct mode_stats *m)
+{
+	if (m->systemd_boots && m->lab_boots)
+		return "mixed";
+	return m->systemd_boots ? "systemd" : m->lab_boots ? "lab" : NULL;
+}
+
+const char *run_data__boot_time_words(const struct run_data *r, bool sentence)
+{
+	const char *const *w = sentence ? boot_time_sentence : boot_time_words;
+	static char both[2][640];
+	int systemd = 0, lab = 0;
+
+	for (int i = 0; i < r->nr_modes; i++) {
+		systemd += r->modes[i].systemd_boots;
+		lab += r->modes[i].lab_boots;
+	}
+	if (!systemd || !lab)
+		return w[systemd > 0];
+	snprintf(both[sentence], sizeof(both[sentence]), sentence ?
+		 "on a systemd boot %s; on a lab boot %s" : "systemd boots: %s; lab boots: %s",
+		 w[1], w[0]);
+	return both[sentence];
+}
+
 int device_outcome__missing(const struct mode_stats *m, const struct device_outcome *d)
 {
 	return m->event_boots - d->bound - d->failed - d->unbound;
@@ -317,11 +426,10 @@ static void mode__add_boot(struct mode_stats *m, const struct boot_data *b)
 		mode__add_devnodes(m, b);
 	mode__add_phases(m, b);
 	mode__add_stages(m, b);
+	mode__add_late(m, b, &bm);
 	for (int i = 0; i < M_COUNT; i++)
 		push_value(&m->values[i], &m->n[i], v[i]);
-	/* What-if: the probe phase replaced by its longest probe (all async). */
 	if (bm.probes) {
-		push_value(&m->whatif, &m->nr_whatif, bm.boot_s - bm.probe_phase_s + bm.probe_max_s);
 		push_value(&m->eff_longest, &m->nr_eff_longest, bm.probe_phase_s / bm.probe_max_s);
 		push_value(&m->eff_sum, &m->nr_eff_sum, bm.probe_phase_s / bm.probe_sum_s);
 	}
@@ -366,7 +474,18 @@ void run_data__analyze(struct run_data *r)
 			stats_summarize(d->gap_s, d->n, &d->s);
 			stats_summarize(d->unit_s, d->nr_unit, &d->unit_sum);
 		}
-		stats_summarize(m->whatif, m->nr_whatif, &m->whatif_s);
+		stats_summarize(m->late_probes, m->nr_late_probes, &m->late_probes_s);
+		stats_summarize(m->late_devnodes, m->nr_late_devnodes, &m->late_devnodes_s);
+		for (int k = 0; k < m->nr_late; k++) {
+			struct late_stats *l = &m->late[k];
+
+			stats_summarize(l->end_s, l->n, &l->end);
+			stats_summarize(l->after_s, l->n, &l->after);
+		}
+		/* Sorted, late[] is no longer in its index's order. */
+		if (m->nr_late)
+			qsort(m->late, m->nr_late, sizeof(*m->late), cmp_late);
+		keymap__free(&m->late_index);
 		stats_summarize(m->eff_longest, m->nr_eff_longest, &m->eff_longest_s);
 		stats_summarize(m->eff_sum, m->nr_eff_sum, &m->eff_sum_s);
 	}

@@ -117,10 +117,13 @@ void boot__metrics(const struct boot_data *b, struct boot_metrics *m)
 	m->devices = b->nr_devices;
 	for (int i = 0; i < b->nr_devices; i++)
 		m->bound += strcmp(b->devices[i].driver, "none") != 0;
+	for (int i = 0; i < b->nr_devnodes; i++)
+		m->late_devnodes += devnode__late(b, &b->devnodes[i]);
 	for (int i = 0; i < b->nr_probes; i++) {
 		const struct probe_span *p = &b->probes[i];
 		double d, gap;
 
+		m->late_probes += probe_span__late(b, p);
 		if (!probe_span__in_user_space(b, p))
 			continue;
 		d = (p->end_ns - p->start_ns) / NS;

@@ -25,6 +25,8 @@ struct boot_metrics {
 	int first_other_kill;	/* index in b->kills of the first other SIGKILL, -1 if none */
 	int other_signals;	/* signals but SIGKILL that explain follows (udev.timeout_signal) */
 	int devices, bound;	/* test devices /init listed, those with a driver */
+	/* A systemd boot's probes, disks and interfaces after multi-user.target (0 on the lab's) */
+	int late_probes, late_devnodes;
 };
 
 void boot__metrics(const struct boot_data *b, struct boot_metrics *m);

@@ -2022,22 +2022,35 @@ bool probe_span__failed(const struct probe_span *p)
 	return p->ret != 0 && p->ret != -19 && p->ret != -6 && p->ret != -EPROBE_DEFER_;
 }
 
-const char boot_time_words[] =
+const char *const boot_time_words[2] = {
 	"kernel start to the later of udev's queue empty after coldplug and the end of "
-	"the last driver probe in user space";
-const char boot_time_sentence[] =
+	"the last driver probe in user space",
+	"kernel start to multi-user.target reached (probes, disks and interfaces ending "
+	"after it counted as late)",
+};
+const char *const boot_time_sentence[2] = {
 	"from kernel start to the later of udev's queue being empty after coldplug and the "
-	"end of the last driver probe in user space (async probes included)";
+	"end of the last driver probe in user space (async probes included)",
+	"from kernel start to systemd reaching multi-user.target (a probe, disk or interface "
+	"that ends after it is late, listed below, not part of the boot time)",
+};
 
 bool boot_data__ok(const struct boot_data *b)
 {
 	return !strcmp(b->outcome, outcome__name(OUTCOME_OK));
 }
 
+bool boot_data__is_systemd(const struct boot_data *b)
+{
+	return isnan(b->coldplug_done_s) && !isnan(b->multi_user_s);
+}
+
 double boot_data__boot_time(const struct boot_data *b)
 {
-	double t = isnan(b->coldplug_done_s) ? b->multi_user_s : b->coldplug_done_s;
+	double t = b->coldplug_done_s;
 
+	if (boot_data__is_systemd(b))
+		return b->multi_user_s;
 	if (isnan(t))
 		return NAN;
 	if (!isnan(b->devices_done_s) && b->devices_done_s > t)
@@ -2051,4 +2064,17 @@ double boot_data__boot_time(const struct boot_data *b)
 			t = p->end_ns / 1e9;
 	}
 	return t;
+}
+
+bool probe_span__late(const struct boot_data *b, const struct probe_span *p)
+{
+	/* A driver's -ENODEV or -ENXIO made no device: nothing to be late. */
+	if (p->ret == -19 || p->ret == -6)
+		return false;
+	return boot_data__is_systemd(b) && !p->other_clock && p->end_ns / 1e9 > b->multi_user_s;
+}
+
+bool devnode__late(const struct boot_data *b, const struct devnode *d)
+{
+	return boot_data__is_systemd(b) && !d->ret && d->ts_ns / 1e9 > b->multi_user_s;
 }

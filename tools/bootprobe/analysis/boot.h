@@ -418,20 +418,41 @@ const char *boot_data__attachment(const struct boot_data *b, const char *name);
 int boot_data__save_attachments(const struct boot_data *b);
 
 /*
- * Boot time, defined here and only here: from kernel start (0) to the later
- * of udev's queue being empty after coldplug ("coldplug done"; on the Debian
- * image, where systemd runs the coldplug, multi-user.target reached) and the end
- * of the last driver probe that ran in user space (async ones included),
- * /init's "expected devices probed" mark and its "expected disks present"
- * mark.  NAN if the boot never got there.
+ * Which definition of boot time a boot takes, decided here and only here
+ * (the what-if model's kind of boot is this too): a systemd boot reached
+ * multi-user.target and has no lab coldplug mark; every other boot is the
+ * lab's (our /init, which marks udev's queue empty after coldplug).
+ */
+bool boot_data__is_systemd(const struct boot_data *b);
+
+/*
+ * Boot time, defined here and only here, from kernel start (0):
+ * - on a systemd boot (boot_data__is_systemd()), to multi-user.target
+ *   reached: what systemd itself calls booted, whatever probes go on after
+ *   it (those are late: probe_span__late(), devnode__late());
+ * - on a lab boot, to the later of udev's queue being empty after coldplug
+ *   ("coldplug done"), the end of the last driver probe that ran in user
+ *   space (async ones included), /init's "expected devices probed" mark and
+ *   its "expected disks present" mark.
+ * NAN if the boot never got there.
  */
 double boot_data__boot_time(const struct boot_data *b);
 /*
- * The same definition in words, here and only here: summary.json's
- * boot_time_definition, and report.md's sentence (which names async probes).
+ * The same definitions in words, here and only here, indexed by
+ * boot_data__is_systemd(): summary.json's boot_time_definition and
+ * report.md's sentence (which names async probes).
  */
-extern const char boot_time_words[];
-extern const char boot_time_sentence[];
+extern const char *const boot_time_words[2];
+extern const char *const boot_time_sentence[2];
+
+/*
+ * A probe (any, with a time on the boot's clock) that ended after
+ * multi-user.target on a systemd boot: a device a unit or a script started
+ * at the target may not find yet.  Never on a lab boot.
+ */
+bool probe_span__late(const struct boot_data *b, const struct probe_span *p);
+/* A disk or interface that registered after multi-user.target on a systemd boot. */
+bool devnode__late(const struct boot_data *b, const struct devnode *d);
 
 /* Whether @b's outcome is ok (resultfiles.h names the outcomes). */
 bool boot_data__ok(const struct boot_data *b);

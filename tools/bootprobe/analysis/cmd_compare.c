@@ -93,14 +93,26 @@ static int boots_left_out(const struct run_data *r)
 	return r->nr_damaged;
 }
 
-/* A shared mode whose boot time has no ok boot on a side: named; true if so. */
+/*
+ * A shared mode whose boot time has no ok boot on a side, or is not defined
+ * the same on both (boot_data__is_systemd(): to multi-user.target on one,
+ * the lab's on the other): named; true if so.
+ */
 static bool mode_unjudgeable(const struct mode_stats *ma, const struct mode_stats *mb,
 			     const struct run_data *a, const struct run_data *b)
 {
-	if (ma->n[M_BOOT] && mb->n[M_BOOT])
+	const char *ka = mode_stats__boot_time_kind(ma), *kb = mode_stats__boot_time_kind(mb);
+
+	if (!ma->n[M_BOOT] || !mb->n[M_BOOT]) {
+		fprintf(stderr, "bootprobe compare: mode '%s' has no ok boot with a boot time in "
+			"%s: it cannot be compared\n", ma->name, !ma->n[M_BOOT] ? a->dir : b->dir);
+		return true;
+	}
+	if (ka && kb && !strcmp(ka, kb) && strcmp(ka, "mixed"))
 		return false;
-	fprintf(stderr, "bootprobe compare: mode '%s' has no ok boot with a boot time in %s: "
-		"it cannot be compared\n", ma->name, !ma->n[M_BOOT] ? a->dir : b->dir);
+	fprintf(stderr, "bootprobe compare: mode '%s': boot time is not defined the same way in "
+		"%s (%s boots) and %s (%s boots): it cannot be compared\n", ma->name, a->dir,
+		ka ? ka : "no", b->dir, kb ? kb : "no");
 	return true;
 }
 

@@ -351,7 +351,14 @@ static void mode_stats__free(struct mode_stats *m)
 		free(m->devnodes[i].unit_s);
 	}
 	free(m->devnodes);
-	free(m->whatif);
+	for (int i = 0; i < m->nr_late; i++) {
+		free(m->late[i].end_s);
+		free(m->late[i].after_s);
+	}
+	free(m->late);
+	free(m->late_probes);
+	free(m->late_devnodes);
+	keymap__free(&m->late_index);
 	free(m->udev_ignored);
 	free(m->other_kill);
 	free(m->eff_longest);

@@ -52,6 +52,25 @@ struct devnode_stats {
 	struct summary unit_sum;
 };
 
+/*
+ * A probe's driver + device, or a disk or interface, that ended after
+ * multi-user.target in some of a mode's ok systemd boots (probe_span__late(),
+ * devnode__late()): when, and how long after the target.
+ */
+struct late_stats {
+	char kind[8];		/* "probe", or the devnode's "block" or "net" */
+	char device[NAME_LEN];	/* the probed device, or the disk's or interface's name */
+	char driver[NAME_LEN];	/* the probing driver, or the one whose probe made it; "" */
+	int boots;		/* ok boots it was late in */
+	double *end_s, *after_s;	/* per such boot: its (last) end; that less the target */
+	size_t n;
+	struct summary end, after;
+	int last_boot;		/* the ok boot (1-based) end_s's last value is of */
+};
+
+/* At most this many late probes, disks and interfaces per mode in the report and summaries. */
+#define LATE_SHOWN 10
+
 /* One driver + device pair over a mode's ok boots with an event stream. */
 struct device_outcome {
 	char driver[NAME_LEN], device[NAME_LEN];
@@ -99,10 +118,15 @@ struct mode_stats {
 	struct summary stage_s[ST_COUNT];
 	struct devnode_stats *devnodes;	/* disks and interfaces, first seen first */
 	int nr_devnodes;
-	/* what-if: this mode's boots with every probe made async */
-	double *whatif;
-	size_t nr_whatif;
-	struct summary whatif_s;
+	/* ok boots with a boot time, by its definition (boot_data__is_systemd()) */
+	int systemd_boots, lab_boots;
+	/* systemd boots: what ended after multi-user.target, the latest first (once analyzed) */
+	int late_boots;			/* ok systemd boots with something late */
+	double *late_probes, *late_devnodes;	/* per ok systemd boot: how many */
+	size_t nr_late_probes, nr_late_devnodes;
+	struct summary late_probes_s, late_devnodes_s;
+	struct late_stats *late;
+	int nr_late;
 	/* async efficiency: phase / longest probe; sync: phase / sum of probes */
 	double *eff_longest, *eff_sum;
 	size_t nr_eff_longest, nr_eff_sum;
@@ -112,8 +136,12 @@ struct mode_stats {
 	int *order_count;
 	struct strv device_sets;	/* distinct "device=driver ..." sets */
 	int *device_set_count;
-	/* Indexes of drivers[], dev_ends[], devnodes[], orders and device_sets (keymap.h). */
+	/*
+	 * Indexes of drivers[], dev_ends[], devnodes[], orders, device_sets
+	 * and late[] (keymap.h; late_index is emptied once late[] is sorted).
+	 */
 	struct keymap driver_index, dev_end_index, devnode_index, order_index, device_set_index;
+	struct keymap late_index;
 };
 
 struct run_data {
@@ -237,6 +265,19 @@ void comparison__json_power(struct json_object *o, const struct comparison *c);
  * mann_whitney_u, p, p_exact, then comparison__json_power()'s.
  */
 void comparison__json(struct json_object *o, const struct comparison *c);
+
+/*
+ * Which definition of boot time @m's ok boots took (boot_data__is_systemd()):
+ * "systemd" (to multi-user.target), "lab", "mixed", or NULL when no ok boot
+ * had a boot time.
+ */
+const char *mode_stats__boot_time_kind(const struct mode_stats *m);
+/*
+ * The definition of @r's boot time in words (boot_time_words[] or
+ * boot_time_sentence[] as @sentence asks): the one its ok boots took, both
+ * named when they took both.  Static text (valid until the next call).
+ */
+const char *run_data__boot_time_words(const struct run_data *r, bool sentence);
 
 /* Boots of @m (with events) where @d had no probe span at all. */
 int device_outcome__missing(const struct mode_stats *m, const struct device_outcome *d);

@@ -98,8 +98,39 @@ static json_object *mode__devnodes_json(const struct mode_stats *m)
 	return a;
 }
 
+/*
+ * A mode's systemd boots: what ended after multi-user.target, per boot and
+ * by name, the latest LATE_SHOWN (the rest counted).
+ */
+static json_object *mode__late_json(const struct mode_stats *m)
+{
+	json_object *o = json_object_new_object(), *a = json_object_new_array();
+
+	json_object_object_add(o, "boots", json_object_new_int(m->systemd_boots));
+	json_object_object_add(o, "boots_with_late", json_object_new_int(m->late_boots));
+	json_object_object_add(o, "probes_per_boot", summary__json(&m->late_probes_s));
+	json_object_object_add(o, "devnodes_per_boot", summary__json(&m->late_devnodes_s));
+	for (int i = 0; i < m->nr_late && i < LATE_SHOWN; i++) {
+		const struct late_stats *l = &m->late[i];
+		json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "kind", json_object_new_string(l->kind));
+		json_object_object_add(e, "device", json_object_new_string(l->device));
+		json_object_object_add(e, "driver", json_object_new_string(l->driver));
+		json_object_object_add(e, "boots", json_object_new_int(l->boots));
+		json_object_object_add(e, "end_s", summary__json(&l->end));
+		json_object_object_add(e, "after_target_s", summary__json(&l->after));
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, "latest", a);
+	json_object_object_add(o, "not_shown", json_object_new_int(m->nr_late > LATE_SHOWN ?
+								   m->nr_late - LATE_SHOWN : 0));
+	return o;
+}
+
 static json_object *mode__json(const struct mode_stats *m)
 {
+	const char *kind = mode_stats__boot_time_kind(m);
 	json_object *o = json_object_new_object(), *met = json_object_new_object();
 	json_object *drv = json_object_new_object();
 
@@ -112,10 +143,10 @@ static json_object *mode__json(const struct mode_stats *m)
 	for (int k = 0; k < M_COUNT; k++)
 		json_object_object_add(met, metric_names[k], summary__json(&m->s[k]));
 	json_object_object_add(o, "metrics", met);
+	json_object_object_add(o, "boot_time_kind", kind ? json_object_new_string(kind) : NULL);
 	for (int k = 0; k < m->nr_drivers; k++)
 		json_object_object_add(drv, m->drivers[k].driver, summary__json(&m->drivers[k].s));
 	json_object_object_add(o, "driver_probe_s", drv);
-	json_object_object_add(o, "whatif_all_async_boot_s", summary__json(&m->whatif_s));
 	json_object_object_add(o, "phase_over_longest_probe", summary__json(&m->eff_longest_s));
 	json_object_object_add(o, "phase_over_sum_of_probes", summary__json(&m->eff_sum_s));
 	json_object_object_add(o, "probe_orders", strings_with_counts(&m->orders, m->order_count));
@@ -127,6 +158,8 @@ static json_object *mode__json(const struct mode_stats *m)
 		json_object_object_add(o, "stages", mode__stages_json(m));
 	if (m->nr_devnodes)
 		json_object_object_add(o, "devnodes", mode__devnodes_json(m));
+	if (m->systemd_boots)
+		json_object_object_add(o, "late_after_target", mode__late_json(m));
 	return o;
 }
 
@@ -281,7 +314,7 @@ json_object *run_data__summary_json(struct run_data *r)
 	json_object_object_add(o, "damaged_boots", damaged__json(r));
 	json_object_object_add(o, "incomplete_boots", incomplete_boots__json(r));
 	json_object_object_add(o, "boot_time_definition",
-			       json_object_new_string(boot_time_words));
+			       json_object_new_string(run_data__boot_time_words(r, false)));
 	/* Modes in run order (an array: "modes" is keyed by name). */
 	for (int i = 0; i < r->nr_modes; i++)
 		json_object_array_add(head, mode__headline_json(&r->modes[i]));

@@ -72,7 +72,7 @@ const char *whatif_kind__name(enum whatif_kind k)
 
 enum whatif_kind whatif_kind__of(const struct boot_data *b)
 {
-	return isnan(b->coldplug_done_s) && !isnan(b->multi_user_s) ? WI_SYSTEMD : WI_LAB;
+	return boot_data__is_systemd(b) ? WI_SYSTEMD : WI_LAB;
 }
 
 int whatif_cpus_of_qemu(const char *q)
@@ -769,26 +769,26 @@ static double later(double t, double u)
 
 /*
  * The boot's end as boot_data__boot_time() defines it, each of its terms
- * moved: udev's queue empty (the last module load before it), or on a
- * systemd boot multi-user.target (PID 1's exec and the critical chain);
- * /init's marks (the last probe's end, the last disk); the last probe's end.
+ * moved: on a systemd boot multi-user.target alone (PID 1's exec and the
+ * critical chain; a probe ending after it is late, not the boot's end); on
+ * a lab boot udev's queue empty (the last module load before it), /init's
+ * marks (the last probe's end, the last disk) and the last probe's end.
  */
 static double boot_end(struct wi_boot *w, double *chain)
 {
 	const struct boot_data *b = w->b;
 	double sync, pred, lo, hi, slo, shi, t;
 
+	*chain = 0;
+	if (boot_data__is_systemd(b)) {
+		*chain = chain_gain(w);
+		return b->multi_user_s - w->exec_gain - *chain;
+	}
 	probe_phase(w, true, &lo, &hi);
 	probe_phase(w, false, &slo, &shi);
-	*chain = 0;
-	if (!isnan(b->coldplug_done_s)) {
-		waited_before(w, b->coldplug_done_s, DISKS_NONE, &sync, &pred);
-		t = b->coldplug_done_s - (isfinite(sync) ? fmax(0, sync - pred) :
-					  wi_shift(w, -1, b->coldplug_done_s));
-	} else {
-		*chain = chain_gain(w);
-		t = b->multi_user_s - w->exec_gain - *chain;
-	}
+	waited_before(w, b->coldplug_done_s, DISKS_NONE, &sync, &pred);
+	t = b->coldplug_done_s - (isfinite(sync) ? fmax(0, sync - pred) :
+				  wi_shift(w, -1, b->coldplug_done_s));
 	if (!isnan(b->devices_done_s))
 		t = later(t, b->devices_done_s - (isfinite(shi) ? shi - hi : 0));
 	if (!isnan(b->disks_done_s)) {

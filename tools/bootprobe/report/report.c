@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include "report.h"
+#include "late.h"
 #include "whatif_report.h"
 #include "charts.h"
 #include "slow_probes.h"
@@ -142,7 +143,19 @@ static int write_csv(struct run_data *r, int dirfd, const char *dir)
 			csv_row(f, m->name, name, &m->drivers[k].s);
 			free(name);
 		}
-		csv_row(f, m->name, "whatif_all_async_boot_s", &m->whatif_s);
+		if (!m->systemd_boots)
+			continue;
+		/* What ended after multi-user.target, per boot and the latest by name (late.h). */
+		csv_row(f, m->name, "late_probes", &m->late_probes_s);
+		csv_row(f, m->name, "late_devnodes", &m->late_devnodes_s);
+		for (int k = 0; k < m->nr_late && k < LATE_SHOWN; k++) {
+			const struct late_stats *l = &m->late[k];
+			char *name = xasprintf("late_after_target_s:%s:%s:%s", l->kind, l->device,
+					       l->driver);
+
+			csv_row(f, m->name, name, &l->after);
+			free(name);
+		}
 	}
 	return out_file__commit(&o, WHO);
 }
@@ -1519,9 +1532,7 @@ static void write_body(struct doc *d, struct run_data *r, bool charts, unsigned 
 	doc__text(d, "%d boots in %d modes. ", r->nr_boots, r->nr_modes);
 	doc__bold(d, "Boot time");
 	doc__text(d, " is measured %s; the guest's own boot-complete mark and QEMU's wall time "
-		  "are shown next to it.%s", boot_time_sentence, any_phases(r) ? " On a boot that "
-		  "reaches systemd, systemd's own multi-user.target timestamp takes the place of "
-		  "udev's queue (udev runs under systemd there)." : "");
+		  "are shown next to it.", run_data__boot_time_words(r, true));
 	put_jobs(d, r);
 	if (r->until_end) {
 		doc__para(d);
@@ -1534,6 +1545,7 @@ static void write_body(struct doc *d, struct run_data *r, bool charts, unsigned 
 	put_damaged(d, r);
 	put_answer(d, r, base, cmp);
 	report__slow_probes(d, r);
+	report__late(d, r);
 	put_drivers(d, r);
 	if (charts) {
 		put_heading(d, 2, "Charts");

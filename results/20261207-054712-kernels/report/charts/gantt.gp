@@ -1,6 +1,6 @@
 set terminal svg size 1200,840 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'gantt.svg.tmp'
-set xrange [0:83.468]
+set xrange [0:83.081]
 set grid xtics
 unset ytics
 set lmargin 3
@@ -28,17 +28,17 @@ unset arrow
 set arrow from 7.4655, graph 0 to 7.4655, graph 1 nohead dt 2 lw 1.5 lc rgb '#2ca02c' back
 set arrow from 16.3436, graph 0 to 16.3436, graph 1 nohead dt 2 lw 1.5 lc rgb '#9467bd' back
 set arrow from 37.5945, graph 0 to 37.5945, graph 1 nohead dt 2 lw 1.5 lc rgb '#17becf' back
-set arrow from 54.0538, graph 0 to 54.0538, graph 1 nohead lw 1.5 lc rgb '#000000' back
+set arrow from 37.5945, graph 0 to 37.5945, graph 1 nohead lw 1.5 lc rgb '#000000' back
 plot 'gantt-1.dat' index 0 using 2:1:2:3:($1-0.38):($1+0.38):4 with boxxyerror fs solid 0.85 noborder lc rgb variable notitle, '' index 1 using 2:1:3 with labels boxed left offset 0.4,0 font ',8' notitle, NaN with boxes fs solid lc rgb '#1f77b4' title 'sync probe', NaN with boxes fs solid lc rgb '#ff7f0e' title 'async probe', NaN with boxes fs solid lc rgb '#d62728' title 'failed probe', NaN with lines dt 2 lw 1.5 lc rgb '#2ca02c' title 'root device ready (vda)', NaN with lines dt 2 lw 1.5 lc rgb '#9467bd' title '/init hands over to the root''s init', NaN with lines dt 2 lw 1.5 lc rgb '#17becf' title 'multi-user.target reached', NaN with lines lw 1.5 lc rgb '#000000' title 'boot time'
 set origin 0,0.00000
 set size 1,0.30238
-set title 'debian-13-bpo: debian-13-bpo-003 (seconds since kernel start)' noenhanced
+set title 'debian-13-bpo: debian-13-bpo-001 (seconds since kernel start)' noenhanced
 set yrange [7.7:-0.7]
 unset arrow
-set arrow from 7.6232, graph 0 to 7.6232, graph 1 nohead dt 2 lw 1.5 lc rgb '#2ca02c' back
-set arrow from 17.2542, graph 0 to 17.2542, graph 1 nohead dt 2 lw 1.5 lc rgb '#9467bd' back
-set arrow from 43.5781, graph 0 to 43.5781, graph 1 nohead dt 2 lw 1.5 lc rgb '#17becf' back
-set arrow from 68.7396, graph 0 to 68.7396, graph 1 nohead lw 1.5 lc rgb '#000000' back
+set arrow from 7.7818, graph 0 to 7.7818, graph 1 nohead dt 2 lw 1.5 lc rgb '#2ca02c' back
+set arrow from 18.0714, graph 0 to 18.0714, graph 1 nohead dt 2 lw 1.5 lc rgb '#9467bd' back
+set arrow from 46.7981, graph 0 to 46.7981, graph 1 nohead dt 2 lw 1.5 lc rgb '#17becf' back
+set arrow from 46.7981, graph 0 to 46.7981, graph 1 nohead lw 1.5 lc rgb '#000000' back
 plot 'gantt-2.dat' index 0 using 2:1:2:3:($1-0.38):($1+0.38):4 with boxxyerror fs solid 0.85 noborder lc rgb variable notitle, '' index 1 using 2:1:3 with labels boxed left offset 0.4,0 font ',8' notitle, NaN with boxes fs solid lc rgb '#1f77b4' title 'sync probe', NaN with boxes fs solid lc rgb '#ff7f0e' title 'async probe', NaN with boxes fs solid lc rgb '#d62728' title 'failed probe', NaN with lines dt 2 lw 1.5 lc rgb '#2ca02c' title 'root device ready (vda)', NaN with lines dt 2 lw 1.5 lc rgb '#9467bd' title '/init hands over to the root''s init', NaN with lines dt 2 lw 1.5 lc rgb '#17becf' title 'multi-user.target reached', NaN with lines lw 1.5 lc rgb '#000000' title 'boot time'
 unset multiplot
 }
