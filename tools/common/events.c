@@ -87,6 +87,8 @@ static const struct {
 	{ "kprobe_missed", json_type_int, 0, INT64_MAX / 8 },
 	{ "starts_dropped", json_type_int, 0, INT64_MAX / 8 },
 	{ "lost", json_type_int, 0, INT64_MAX / 8 },
+	/* The trailer's boot_trace refusals: added to the reader's own (an int). */
+	{ "records_refused", json_type_int, 0, INT32_MAX / 2 },
 	{ "async", json_type_boolean, 0, 0 }, { "pre_collector", json_type_boolean, 0, 0 },
 	{ "fatal_signal", json_type_boolean, 0, 0 }, { "truncated", json_type_boolean, 0, 0 },
 	{ "type", json_type_string, 0, 0 }, { "driver", json_type_string, 0, 0 },

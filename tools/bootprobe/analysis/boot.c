@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -131,6 +132,19 @@ static void reject(struct boot_data *b, int type, const char *msg)
 	b->refused_incomplete |= boot_data__refusal_cost(type, &unusable);
 	if (unusable && !b->unusable)
 		b->unusable = xasprintf("%s unusable (%s)", unusable, msg);
+	warn(b, "%s", msg);
+}
+
+/*
+ * @n records the collector refused (the trailer counts them): named like a
+ * reader's refusal, counted, what their type feeds marked @incomplete.
+ */
+static void reject_records(struct boot_data *b, int n, unsigned incomplete, const char *msg)
+{
+	if (!b->rejected)
+		b->first_rejected = xstrdup(msg);
+	b->rejected += n;
+	b->refused_incomplete |= incomplete;
 	warn(b, "%s", msg);
 }
 
@@ -561,6 +575,42 @@ static void add_boot_trace_losses(struct boot_data *b, struct json_object *bt)
 				   jint(jget(bt, "after_cutover"), "lost", 0);
 }
 
+/*
+ * The boot-time trace's records the collector refused, its kprobes made for
+ * another kernel (the trailer's boot_trace.kernel_args; docs/events.md, "A
+ * kernel booted with another kernel's arguments"): refused records of the
+ * boot, named at the trailer's line.  Each costs what its record type
+ * feeds, a probe what the trace's lost spans cost (probes incomplete: the
+ * boot keeps the spans BPF saw).
+ */
+static void add_boot_trace_refusals(struct boot_data *b, struct json_object *bt,
+				    const char *label, int line)
+{
+	struct json_object *other = jget(jget(bt, "kernel_args"), "made_for_another_kernel");
+	size_t i, n = other && json_object_is_type(other, json_type_array) ?
+		      json_object_array_length(other) : 0;
+
+	for (i = 0; i < n && i < 16; i++) {
+		struct json_object *e = json_object_array_get_idx(other, i);
+		const char *record = jstr(e, "record");
+		enum event_type type = event_type__of(record, strlen(record));
+		int64_t refused = jint(e, "refused", 0);
+		const char *unusable;
+		char *msg;
+
+		if (refused <= 0)
+			continue;
+		if (refused > INT_MAX - b->rejected)
+			refused = INT_MAX - b->rejected;
+		msg = xasprintf("%s:%d: boot_trace: %lld %.32s record%s refused: boot-time trace "
+				"arguments made for another kernel: %.400s", label, line,
+				(long long)refused, record, refused == 1 ? "" : "s", jstr(e, "why"));
+		reject_records(b, (int)refused, type == EVENT_PROBE ? INC_PROBES :
+			       boot_data__refusal_cost(type, &unusable), msg);
+		free(msg);
+	}
+}
+
 static void add_trailer(struct boot_data *b, struct json_object *r)
 {
 	struct json_object *na = jget(r, "not_attached");
@@ -738,6 +788,7 @@ static void add_record(void *ctx, struct json_object *r, enum event_type type, i
 		break;
 	case EVENT_TRAILER:
 		add_trailer(b, r);
+		add_boot_trace_refusals(b, jget(r, "boot_trace"), st->label, line);
 		break;
 	case EVENT_ATTACHMENT:
 		add_attachment(b, r, st->label, line);
