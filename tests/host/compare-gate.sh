@@ -53,6 +53,26 @@ check "without a gate, comparing the shared modes only is a pass (exit 0)" test 
 "$BP" compare --fail-if-slower 5 "$tmp/A" "$tmp/A" >/dev/null 2>&1
 check "a run against itself passes the gate (exit 0)" test $? -eq 0
 
+# A mode whose boot time is defined one way in one run and the other way in
+# the other is not judged: F's sync boots are systemd's (multi-user.target
+# reached, no coldplug mark of the lab's /init), A's are the lab's.
+for i in 1 2 3; do
+	boot F "sync-00$i" sync ok "1$i.00"
+	sed -i -e '/coldplug done at/d' "$tmp/F/boots/sync-00$i/console.log"
+	echo "[   2$i.000000] bootprobe: system running; multi-user.target reached at 1$i.00 s" \
+		>>"$tmp/F/boots/sync-00$i/console.log"
+done
+manifest F
+"$BP" compare --fail-if-slower 5 "$tmp/A" "$tmp/F" >/dev/null 2>"$tmp/err"
+rc=$?
+check "a gate across runs whose boot time is defined differently fails with exit 3 (got $rc)" \
+	test "$rc" -eq 3
+want="mode 'sync': boot time is not defined the same way in $tmp/A (lab boots)"
+check "and says the mode's boot time is defined differently (lab against systemd)" \
+	grep -qF "$want and $tmp/F (systemd boots)" "$tmp/err"
+"$BP" compare --fail-if-slower 5 "$tmp/F" "$tmp/F" >/dev/null 2>&1
+check "a systemd run against itself passes the gate (exit 0)" test $? -eq 0
+
 # Holm over the shared modes: D and E share two modes of 5 boots each; E's
 # "moved" boots all come 3 s later (exact p 2 / C(10, 5) = 0.00794, Holm over
 # 2 modes 0.0159), its "same" boots are D's (p 1).
