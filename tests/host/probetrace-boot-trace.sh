@@ -44,6 +44,8 @@ cat >"$fs/trace" <<'TRACE'
        swapper/0-1       [000] .....     0.510000: probe_entry: (really_probe+0x0/0x3c0) drv="serial8250" dev="serial8250" owner=(fault)
        swapper/0-1       [000] .....     0.520000: probe_return: (__driver_probe_device+0x7e/0x140 <- really_probe) ret=0
        swapper/0-1       [000] .....     0.530000: initcall_finish: func=serial8250_init+0x0/0x1a0 ret=0
+       swapper/0-1       [000] .....     0.540000: probe_entry: (really_probe+0x0/0x3c0) drv="i8042 kbd" dev="00:00" owner=(fault)
+       swapper/0-1       [000] .....     0.550000: probe_return: (__driver_probe_device+0x7e/0x140 <- really_probe) ret=0
        swapper/0-1       [000] .....     0.600000: disk_add: (device_add_disk+0x0/0x3a0) name="loop0" dev0=(fault) drv0=(fault) dev1=(fault) drv1=(fault)
        swapper/0-1       [000] .....     0.610000: disk_added: (loop_add+0x2a1/0x3a0 <- device_add_disk) ret=0
         modprobe-100     [000] .....     1.000000: finit_module: (__x64_sys_finit_module+0x0/0xb0)
@@ -107,6 +109,9 @@ jq_check "the built-in probe: initcall origin, no owner, not async" \
 	'[.[] | select(.type == "probe" and .driver == "serial8250")] | length == 1 and
 	 (.[0] | .pre_collector and .owner == "" and (.async | not) and
 	  .origin.kind == "initcall" and .origin.initcall == "serial8250_init")'
+jq_check "a driver's name with a blank (drv=\"i8042 kbd\", a real 7.3 boot's) is read whole" \
+	'[.[] | select(.type == "probe" and .device == "00:00")] | length == 1 and
+	 (.[0] | .driver == "i8042 kbd" and .duration_ns == 10000000)'
 jq_check "foo's load before the cutover: one pre-collector module_load, 0.5 s, ret 0" \
 	'[.[] | select(.type == "module_load" and .name == "foo")] | length == 1 and
 	 (.[0] | .pre_collector and .syscall == "finit_module" and .pid == 100 and

@@ -62,20 +62,24 @@ static const struct kprobe_event *kprobe_event_of(const char *event)
 	return NULL;
 }
 
-/* Value of key= up to a blank, '+' (a %pS offset) or quote. */
+/*
+ * Value of key=: a quoted one (a kprobe's :string, "i8042 kbd") up to its
+ * closing quote, blanks included; else up to a blank or '+' (a %pS offset).
+ */
 static void field(const char *rest, const char *key, char *buf, size_t len)
 {
 	const char *p = strstr(rest, key);
+	bool quoted;
 	size_t n = 0;
 
 	buf[0] = '\0';
 	if (!p)
 		return;
 	p += strlen(key);
-	if (*p == '"')
-		p++;
-	while (p[n] && p[n] != ' ' && p[n] != '"' && p[n] != '+' &&
-	       p[n] != '\n' && n + 1 < len)
+	quoted = *p == '"';
+	p += quoted;
+	while (p[n] && p[n] != '"' && p[n] != '\n' && n + 1 < len &&
+	       (quoted || (p[n] != ' ' && p[n] != '+')))
 		n++;
 	snprintf(buf, len, "%.*s", (int)n, p);
 }
