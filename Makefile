@@ -197,7 +197,7 @@ DEB_VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
 DEBIAN_DEB  := $(DEB_DIR)/bootprobe-collector_$(DEB_VERSION)_amd64.deb
 DEB_INPUTS  := $(BIN)/bootprobe $(PROBETRACE) $(MAN_PAGES) tools/gather/bootprobe-gather \
 	       $(wildcard debian/* debian/source/*) \
-	       $(wildcard tools/debian/collector/* tools/completion/*) README.md $(wildcard docs/*.md) \
+	       $(wildcard tools/debian/collector/* tools/debian/collector/*/* tools/completion/*) README.md $(wildcard docs/*.md) \
 	       tools/debian/mkdeb.sh Makefile tools/probetrace/probetrace.mk
 $(DEBIAN_DEB): $(DEB_INPUTS) | $(DEPS)/build $(DEPS)/package
 	$(call msg,DEB,$(DEB_DIR))

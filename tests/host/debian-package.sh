@@ -2,8 +2,9 @@
 # The Debian packages of debian/: make deb builds bootprobe and
 # bootprobe-collector (dpkg-buildpackage -b in a copy of the tree); each
 # holds what it should (the collector's probetrace linked dynamically, its
-# unit where systemd looks since the /usr merge, no systemctl of its own in
-# a maintainer script, the update-initramfs trigger); lintian at its default
+# initramfs-tools scripts and its dracut module, its unit where systemd
+# looks since the /usr merge, no systemctl of its own in a maintainer
+# script, the update-initramfs trigger); lintian at its default
 # level says nothing, this machine's and that of Debian 12 and 13, each run
 # in a root of its release (tools/debian/check-root.sh, cached; made here
 # when missing, 1-3 min each, as root with the archive reachable); there
@@ -84,9 +85,13 @@ if [ -e tools/gather/bootprobe-gather ]; then
 		has "$tmp/bp.list" /usr/bin/bootprobe-gather
 fi
 i=/usr/share/initramfs-tools
+m=/usr/lib/dracut/modules.d/90bootprobe
 for f in /usr/sbin/probetrace /usr/share/man/man8/probetrace.8.gz $i/hooks/bootprobe \
-	$i/scripts/init-top/bootprobe $i/scripts/init-bottom/bootprobe $i/scripts/bootprobe-wait \
+	$i/scripts/init-top/bootprobe $i/scripts/init-bottom/bootprobe \
 	$i/scripts/local-bottom/bootprobe $i/scripts/nfs-bottom/bootprobe /usr/lib/bootprobe/finish \
+	/usr/lib/bootprobe/start /usr/lib/bootprobe/wait $m/module-setup.sh $m/bootprobe-start.sh \
+	$m/bootprobe-handover.sh $m/bootprobe-collector.service $m/bootprobe-handover.service \
+	/usr/lib/bootprobe/bootprobe-gather \
 	/usr/lib/systemd/system/bootprobe-finish.service /usr/share/doc/bootprobe-collector/copyright; do
 	check "bootprobe-collector holds $f" has "$tmp/col.list" "$f"
 done
@@ -102,8 +107,8 @@ needed=$(readelf -d "$tmp/col/usr/sbin/probetrace" 2>/dev/null | sed -n 's/.*Sha
 check "probetrace is linked dynamically to libbpf and json-c, which copy_exec copies (NEEDED: $needed)" \
 	test -n "$needed" -a -z "${needed##*libbpf.so.1*}" -a -z "${needed##*libjson-c.so.5*}"
 deps=$(dpkg-deb -f "$col_deb" Depends)
-check "bootprobe-collector depends on its libraries and initramfs-tools ($deps)" \
-	test -z "${deps##*libbpf1*}" -a -z "${deps##*initramfs-tools*}"
+check "bootprobe-collector depends on its libraries and initramfs-tools or dracut ($deps)" \
+	test -z "${deps##*libbpf1*}" -a -z "${deps##*"initramfs-tools | dracut"*}"
 check "bootprobe-collector triggers update-initramfs" \
 	grep -qx 'activate-noawait update-initramfs' "$tmp/col/DEBIAN/triggers"
 # A maintainer script's own lines: those outside debhelper's snippets.

@@ -964,6 +964,41 @@ static bool take_name(char *dst, const char *s, size_t n)
 	return true;
 }
 
+/*
+ * A driver's name, @n bytes at @s, into @dst of NAME_LEN: false if it is
+ * empty, does not fit or has a blank at either end.  A driver's name may
+ * hold blanks ("i8042 kbd", "i6300ESB timer": drv->name as the driver
+ * wrote it); a device's (dev_name()) does not.
+ */
+static bool take_driver(char *dst, const char *s, size_t n)
+{
+	if (!n || n >= NAME_LEN || s[0] == ' ' || s[n - 1] == ' ')
+		return false;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+	return true;
+}
+
+/* The last " returned " in @s before its end, or NULL. */
+static const char *last_returned(const char *s)
+{
+	const char *q = NULL;
+
+	for (const char *p = strstr(s, " returned "); p; p = strstr(p + 1, " returned "))
+		q = p;
+	return q;
+}
+
+/* The start of the word that ends at @end in @s (after its last blank), or NULL. */
+static const char *word_before(const char *s, const char *end)
+{
+	const char *w = end;
+
+	while (w > s && w[-1] != ' ')
+		w--;
+	return w > s ? w : NULL;
+}
+
 /* "RET after N usecs" and nothing after: false if it is not exactly that. */
 static bool returned_after(const char *p, struct log_fields *f)
 {
@@ -996,8 +1031,13 @@ static int log_line_kind(const char *rest, struct log_fields *f)
 
 	memset(f, 0, sizeof(*f));
 	if (!strncmp(rest, "probe of ", 9)) {
+		/*
+		 * 7.3.4's vmlinux: "probe of %s with driver %s returned %d after
+		 * %lld usecs"; the driver's name may hold blanks, so it ends at
+		 * the last " returned ".
+		 */
 		p = rest + 9;
-		q = strstr(p, " returned ");
+		q = last_returned(p);
 		if (!q)
 			return strstr(p, " failed with error ") ? -1 : LOG_KIND_MAX;
 		if ((f->text[0] = 0, strstr(p, " with driver ")) &&
@@ -1005,7 +1045,7 @@ static int log_line_kind(const char *rest, struct log_fields *f)
 			const char *w = strstr(p, " with driver ");
 
 			if (!take_name(f->device, p, w - p) ||
-			    !take_name(f->driver, w + 13, q - (w + 13)))
+			    !take_driver(f->driver, w + 13, q - (w + 13)))
 				return LOG_KIND_MAX;
 		} else if (!take_name(f->device, p, q - p)) {
 			return LOG_KIND_MAX;
@@ -1024,15 +1064,18 @@ static int log_line_kind(const char *rest, struct log_fields *f)
 		return returned_after(q + 10, f) ? LOG_INITCALL : LOG_KIND_MAX;
 	}
 	if ((q = strstr(rest, ": probe with driver ")) && strstr(q, " failed with error ")) {
-		/* "DRV DEV: probe with driver DRV failed with error N" */
-		const char *sp = memchr(rest, ' ', q - rest), *e;
+		/*
+		 * "DRV DEV: probe with driver DRV failed with error N": DEV is
+		 * the word before the colon (DRV may hold blanks).
+		 */
+		const char *sp = word_before(rest, q), *e;
 		int n = -1;
 
-		if (!sp || !take_name(f->device, sp + 1, q - (sp + 1)))
+		if (!sp || !take_name(f->device, sp, q - sp))
 			return LOG_KIND_MAX;
 		p = q + 20;
 		e = strstr(p, " failed with error ");
-		if (!take_name(f->driver, p, e - p) ||
+		if (!take_driver(f->driver, p, e - p) ||
 		    sscanf(e + 19, "%d%n", &f->ret, &n) != 1 || e[19 + n] != '\0')
 			return LOG_KIND_MAX;
 		return LOG_PROBE_FAILED;
@@ -1042,16 +1085,16 @@ static int log_line_kind(const char *rest, struct log_fields *f)
 		const char *e = strstr(q, " failed with error ");
 		int n = -1;
 
-		if (!take_name(f->driver, rest, q - rest) ||
+		if (!take_driver(f->driver, rest, q - rest) ||
 		    !take_name(f->device, q + 11, e - (q + 11)) ||
 		    sscanf(e + 19, "%d%n", &f->ret, &n) != 1 || e[19 + n] != '\0')
 			return LOG_KIND_MAX;
 		return LOG_PROBE_FAILED;
 	}
 	if ((q = strstr(rest, ": deferred probe pending"))) {
-		const char *sp = memchr(rest, ' ', q - rest);
+		const char *sp = word_before(rest, q);
 
-		if (!sp || !take_name(f->device, sp + 1, q - (sp + 1)))
+		if (!sp || !take_name(f->device, sp, q - sp))
 			return LOG_KIND_MAX;
 		p = q + 24;
 		if (*p == ':')
