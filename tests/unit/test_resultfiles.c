@@ -59,6 +59,7 @@ static void full_boot(struct boot_file *f, bool exited)
 	f->image = "debian-12";
 	f->kernel_release = "6.1.0-57-amd64";
 	f->kernel_package = "6.1.192-3";
+	f->initrd_generator = "initramfs-tools 0.142+deb12u3";
 	f->machine = "Test 3000";
 	f->imported_from = "a.jsonl";
 	f->qemu_cmdline = "qemu -x";
@@ -294,6 +295,30 @@ static void import_path(const char *res)
 	free(log);
 }
 
+/* What made a Debian image's initrd goes into boot.json and reads back. */
+static void initrd_generator(void)
+{
+	struct boot_file f, back;
+	struct json_object *o;
+	const char *text;
+	char err[256];
+
+	full_boot(&f, true);
+	f.initrd_generator = "dracut 106-6";
+	o = boot_file__json(&f);
+	text = json_object_to_json_string(o);
+	CHECK(!boot_file__parse(&back, text, strlen(text), "boot.json", err, sizeof(err)) &&
+	      !strcmp(str(back.initrd_generator), "dracut 106-6"),
+	      "boot.json's initrd_generator (dracut 106-6) reads back");
+	boot_file__free(&back);
+	json_object_put(o);
+	boot_file__init(&f);
+	o = boot_file__json(&f);
+	CHECK(!json_object_object_get_ex(o, "initrd_generator", NULL),
+	      "a boot without an image writes no initrd_generator (older files stay as they were)");
+	json_object_put(o);
+}
+
 /* ---- schemas ------------------------------------------------------------------ */
 
 static void schemas(void)
@@ -340,6 +365,7 @@ int main(void)
 	results_lib__init(tmpdir);
 	res = xasprintf("%s/res", tmpdir);
 	docs_are_the_writer();
+	initrd_generator();
 	run_path(res);
 	merge_path(res);
 	import_path(res);

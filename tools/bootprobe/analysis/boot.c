@@ -1847,7 +1847,9 @@ int boot_data__parse_boot_json(struct boot_data *b, const char *text, size_t len
 	free(b->outcome);
 	free(b->kernel_cmdline);
 	free(b->host);
+	free(b->initrd_generator);
 	b->host = dup_or(f.host, "");
+	b->initrd_generator = dup_or(f.initrd_generator, "");
 	b->name = dup_or(f.boot, "?");
 	b->mode = dup_or(f.mode, "?");
 	b->outcome = dup_or(f.outcome, "?");
@@ -1899,6 +1901,7 @@ struct boot_data *boot_data__new(const char *dir)
 	b->outcome = xstrdup("?");
 	b->kernel_cmdline = xstrdup("");
 	b->host = xstrdup("");
+	b->initrd_generator = xstrdup("");
 	return b;
 }
 
@@ -2095,6 +2098,7 @@ void boot_data__free(struct boot_data *b)
 	free(b->outcome);
 	free(b->kernel_cmdline);
 	free(b->host);
+	free(b->initrd_generator);
 	free(b);
 }
 

@@ -149,6 +149,7 @@ struct attachment {
 struct boot_data {
 	char *dir, *name, *mode, *outcome, *kernel_cmdline;
 	char *host;			/* the machine that ran it, "" if boot.json does not say */
+	char *initrd_generator;		/* "dracut 106-6", "" if boot.json does not say */
 	double wall_s;
 	double event_timeout_s;		/* udev's (struct boot_settings) */
 	char kill_policy[NAME_LEN];	/* kthread.sigkill_policy=, "" if not set */

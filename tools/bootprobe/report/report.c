@@ -1323,11 +1323,36 @@ static void put_warnings(struct doc *d, struct run_data *r)
 	}
 }
 
-/* What each mode was: its kernel arguments, as the manifest recorded them. */
+/*
+ * What made the initrd of mode @mode's boots (boot.json's initrd_generator,
+ * "dracut 106-6"), each once, in first-seen order; none for a run booted
+ * before boot.json said it, or of the lab's image.
+ */
+static void mode_initrds(const struct run_data *r, const char *mode, struct strv *out)
+{
+	for (int i = 0; i < r->nr_boots; i++)
+		if (!strcmp(r->boots[i]->mode, mode) && *r->boots[i]->initrd_generator &&
+		    !strv__contains(out, r->boots[i]->initrd_generator))
+			strv__push(out, r->boots[i]->initrd_generator);
+}
+
+/*
+ * What each mode was: its kernel arguments, as the manifest recorded them,
+ * and what made its boots' initrd when they say (a Debian image's
+ * initramfs-tools or dracut).
+ */
 static void put_settings(struct doc *d, const struct run_data *r)
 {
+	struct strv *initrds;
+	bool any_initrd = false;
+
 	if (!r->mode_names.n)
 		return;
+	initrds = xcalloc(r->mode_names.n, sizeof(*initrds));
+	for (size_t i = 0; i < r->mode_names.n; i++) {
+		mode_initrds(r, r->mode_names.v[i], &initrds[i]);
+		any_initrd |= initrds[i].n > 0;
+	}
 	put_heading(d, 2, "Modes");
 	if (r->time_scale > 0 && r->time_scale != 1) {
 		doc__para(d);
@@ -1335,7 +1360,8 @@ static void put_settings(struct doc *d, const struct run_data *r)
 			  "windows below are %g times what the scenario states.", r->time_scale,
 			  r->time_scale);
 	}
-	put_table(d, (const char *const[]){ "mode", NULL });
+	put_table(d, any_initrd ? (const char *const[]){ "mode", "initrd made by", NULL } :
+				  (const char *const[]){ "mode", NULL });
 	doc__cellf(d, "kernel arguments of its first boot%s",
 		   r->baseline ? "; the baseline is marked" : "");
 	for (size_t i = 0; i < r->mode_names.n; i++) {
@@ -1343,9 +1369,18 @@ static void put_settings(struct doc *d, const struct run_data *r)
 		doc__cell_name(d, r->mode_names.v[i]);
 		doc__text(d, "%s", r->baseline && !strcmp(r->baseline, r->mode_names.v[i]) ?
 			  " (baseline)" : "");
+		if (any_initrd) {
+			doc__cell(d);
+			for (size_t k = 0; k < initrds[i].n; k++)
+				doc__text(d, "%s%s", k ? ", " : "", initrds[i].v[k]);
+			if (!initrds[i].n)
+				doc__text(d, "(not recorded)");
+		}
 		doc__cell(d);
 		doc__code(d, *r->mode_args.v[i] ? r->mode_args.v[i] : "(none)");
+		strv__free(&initrds[i]);
 	}
+	free(initrds);
 }
 
 /*

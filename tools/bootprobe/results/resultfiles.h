@@ -77,6 +77,8 @@ struct boot_file {
 	double udev_event_timeout_s;
 	const char *udev_timeout_signal, *kill_policy;
 	const char *image, *kernel_release, *kernel_package;
+	/* what made the image's initrd: "initramfs-tools 0.148.3", "dracut 106-6" */
+	const char *initrd_generator;
 	const char *machine, *imported_from;	/* bootprobe import's */
 	const char *qemu_cmdline;
 	long devices;			/* test devices; -1 unknown */

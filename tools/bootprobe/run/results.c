@@ -54,12 +54,15 @@ static void boot_file__settings(struct boot_file *f, struct boot_settings *s,
 }
 
 /*
- * The image's release, uname -r and the kernel package's version, from
- * image.json (@info); *@pkg_name is the package name to free.
+ * The image's release, uname -r, the kernel package's version and what
+ * made its initrd ("dracut 106-6": initrd.generator and .version, when the
+ * image.json has them), from image.json (@info); *@pkg_name and *@initrd
+ * are strings to free.
  */
-static void boot_file__image(struct boot_file *f, struct json_object *info, char **pkg_name)
+static void boot_file__image(struct boot_file *f, struct json_object *info, char **pkg_name,
+			     char **initrd)
 {
-	struct json_object *kpkg = NULL;
+	struct json_object *kpkg = NULL, *gen = jget(info, "initrd");
 
 	f->image = jstr(info, "image");
 	f->kernel_release = jstr(info, "kernel_release");
@@ -67,6 +70,10 @@ static void boot_file__image(struct boot_file *f, struct json_object *info, char
 	kpkg = jget(jget(info, "packages"), *pkg_name);
 	if (kpkg && json_object_is_type(kpkg, json_type_string))
 		f->kernel_package = json_object_get_string(kpkg);
+	if (*jstr(gen, "generator"))
+		f->initrd_generator = *initrd = *jstr(gen, "version") ?
+			xasprintf("%s %s", jstr(gen, "generator"), jstr(gen, "version")) :
+			xstrdup(jstr(gen, "generator"));
 }
 
 int results__write_boot(const struct run *run, const struct boot *b,
@@ -77,7 +84,7 @@ int results__write_boot(const struct run *run, const struct boot *b,
 	const struct frame_stats *fs = &b->port.fs;
 	struct boot_settings s;
 	struct boot_file f;
-	char *path, *pkg_name = NULL;
+	char *path, *pkg_name = NULL, *initrd = NULL;
 	int err;
 
 	boot_file__init(&f);
@@ -100,13 +107,15 @@ int results__write_boot(const struct run *run, const struct boot *b,
 	f.kernel_cmdline = kernel_args;
 	boot_file__settings(&f, &s, guest_cmdline);
 	if (run->images[run->mode_image[b->mode]].info)
-		boot_file__image(&f, run->images[run->mode_image[b->mode]].info, &pkg_name);
+		boot_file__image(&f, run->images[run->mode_image[b->mode]].info, &pkg_name,
+				 &initrd);
 	f.qemu_cmdline = qemu_cmdline;
 	f.devices = mode__devices(&run->opts->sc, m);
 	path = xasprintf("%s/boot.json", b->dir);
 	err = boot_file__write(&f, path, "bootprobe");
 	free(path);
 	free(pkg_name);
+	free(initrd);
 	return err;
 }
 
