@@ -114,6 +114,24 @@ int main(void)
 	      "a log past %d bytes is cut there and marked truncated (%zu bytes)",
 	      PT_ATTACH_MAX_BYTES, got.dmesg_bytes);
 	CHECK(st.sent + st.skipped == 2, "every file is counted as sent or skipped");
+	CHECK(st.truncated == 1, "the cut file is counted as truncated (%llu)",
+	      (unsigned long long)st.truncated);
+
+	/*
+	 * finish's files and a gathered folder's (bootprobe.gather=1): 21,
+	 * more than the 16 the collector once sent; 40 are cut at the limit.
+	 */
+	for (int i = 0; i < 40; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "gather.file-%02d.txt", i);
+		write_log(dir, name, 100);
+	}
+	send_and_decode(dir, &st, &got, &fs);
+	CHECK(st.sent == PT_ATTACH_MAX_FILES && st.sent >= 21 &&
+	      st.skipped == 42 - PT_ATTACH_MAX_FILES,
+	      "of 42 files %d are sent, the rest counted as skipped (%llu sent, %llu skipped)",
+	      PT_ATTACH_MAX_FILES, (unsigned long long)st.sent, (unsigned long long)st.skipped);
 
 	free(dir);
 	CHECK_DONE();

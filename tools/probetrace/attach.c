@@ -80,10 +80,12 @@ static void send_one(int dirfd, const char *name, struct output *out,
 	json_object_object_add(o, "text", json_str_len(text, len));
 	/* A record the output refuses (too large for a frame, a full disk) is
 	 * counted as skipped, never counted as sent. */
-	if (output__write(out, o) < 0)
+	if (output__write(out, o) < 0) {
 		st->skipped++;
-	else
+	} else {
 		st->sent++;
+		st->truncated += cut;
+	}
 	json_object_put(o);
 	free(text);
 }

@@ -12,12 +12,18 @@
 struct output;
 
 #define PT_ATTACH_MAX_BYTES	(1024 * 1024)	/* per file (a kernel log); the rest is cut */
-#define PT_ATTACH_MAX_FILES	16
+/*
+ * Files per boot: finish's own (systemd-analyze's three views, uname -r,
+ * the command line, the machine, the boot id, the kernel log) and, with
+ * bootprobe.gather=1, bootprobe-gather's folder (13 files at most).
+ */
+#define PT_ATTACH_MAX_FILES	32
 #define PT_ATTACH_MAX_NAME	63	/* bytes; the host keeps names of 63 */
 
 struct attach_stats {
 	uint64_t sent;		/* attachment records written */
 	uint64_t skipped;	/* not a regular file, a bad name, unreadable, too many */
+	uint64_t truncated;	/* sent cut at PT_ATTACH_MAX_BYTES (also in the record) */
 };
 
 /*
