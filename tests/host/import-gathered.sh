@@ -124,6 +124,99 @@ check "a stream and a gathered folder of one boot id: both imported, the gathere
 check "the same gathered folder twice is one boot (left out, named by its boot id)" \
 	grep -qF "left out: the same boot as $tmp/g12 (boot id $id12)" "$tmp/twice"
 
+# ---- a gathered folder carried by the collector's stream (bootprobe.gather=1) ----
+# finish sends each file of bootprobe-gather's folder as an attachment
+# gather.FILE beside its own 6 (17 in all: more than the 16 the collector
+# and the reader once kept); import, like the runner, keeps them as
+# BOOT/gathered/, a folder import reads as the same boot's second source.
+# carrier OUT FOLDER [JQ]: the sigterm stream with FOLDER's files attached,
+# each record passed through JQ (default: as it is).
+carrier() {
+	local out=$1 dir=$2 filter=${3:-.} f
+	{ grep -v '"type":"trailer"' "$fx/events.jsonl"
+	  for f in systemd-analyze-time.txt systemd-analyze-blame.txt uname-r.txt kernel-cmdline.txt \
+		dmi-product-name.txt boot-id.txt; do
+		jq -Rsc --arg n "$f" '{type: "attachment", name: $n, bytes: length, truncated: false, text: .}' \
+			"$dir/$f"
+	  done
+	  for f in "$dir"/*; do
+		jq -Rsc --arg n "gather.${f##*/}" '{type: "attachment", name: $n, bytes: length,
+			truncated: false, text: .}' "$f" | jq -c "$filter"
+	  done
+	  grep '"type":"trailer"' "$fx/events.jsonl"; } >"$out"
+}
+mkdir -p "$tmp/carried"
+carrier "$tmp/carried/$id12.jsonl" "$tmp/g12"
+"$BP" import -o "$tmp/res" --run-id carried "$tmp/carried/$id12.jsonl" >"$tmp/carried.out" 2>&1
+rc=$?
+sed 's/^/#   /' "$tmp/carried.out"
+cb=$tmp/res/carried/boots/6.1.0-57-amd64-001
+nf=$(ls "$tmp/g12" | wc -l)
+same=0
+for f in "$tmp/g12"/*; do cmp -s "$f" "$cb/gathered/${f##*/}" && same=$((same + 1)); done
+check "a stream carrying its gathered folder (17 attachments): imported, the $nf files kept as gathered/ byte for byte ($same, rc $rc)" \
+	bash -c '[ "$1" -eq 0 ] && [ "$2" -eq "$3" ] && [ "$(ls "$4/gathered" | wc -l)" -eq "$3" ]' _ "$rc" "$same" "$nf" "$cb"
+check "a stream without gather.* attachments has no gathered/ folder" \
+	test ! -e "$tmp/res/collector/boots/6.1.0-57-amd64-001/gathered"
+"$BP" import -o "$tmp/res" --run-id carried-log --mode 6.1.0-57-amd64 "$cb/gathered" >"$tmp/carried-log" 2>&1
+rc=$?
+check "import reads BOOT/gathered as a gathered folder: the same spans, failures and kills (rc $rc)" \
+	grep -qF "boots/6.1.0-57-amd64-001: from the kernel log: 11 probe spans, 1 failed, 1 deferred (1 pending), 3 initcalls, 1 udevd kills, 1 udevd timeouts" "$tmp/carried-log"
+"$BP" compare "$tmp/res/carried" "$tmp/res/carried-log" >"$tmp/carried-cmp" 2>&1
+rc=$?
+check "compare puts the collector's run beside the gathered run of the same boot (rc $rc, not 2)" test "$rc" -ne 2
+"$BP" import -o "$tmp/res" --run-id carried-both "$tmp/carried/$id12.jsonl" "$cb/gathered" >"$tmp/carried-both" 2>&1
+check "the stream and its own gathered folder given together: one boot id, two sources (MODE-log)" \
+	grep -qF "boot $id12 is also given as a collector's stream: a second source of one boot, imported as mode 6.1.0-57-amd64-log" "$tmp/carried-both"
+
+# Cut by the collector at 1 MiB (here: marked so, cut at a line's end): kept
+# without its end, never ending in a newline, so import names the cut.
+mkdir -p "$tmp/cut"
+carrier "$tmp/cut/$id12.jsonl" "$tmp/g12" \
+	'if .name == "gather.kernel.log" then .truncated = true | .text |= (split("\n")[0:-40] | join("\n") + "\n") else . end'
+"$BP" import -o "$tmp/res" --run-id cut "$tmp/cut/$id12.jsonl" >"$tmp/cut.out" 2>&1
+sed 's/^/#   /' "$tmp/cut.out"
+check "a gathered file cut by the collector: named, kept without its end (no final newline)" \
+	bash -c 'grep -q "gathered/kernel.log: cut at 1048576 bytes by the collector: kept without its end" "$1" &&
+		[ -n "$(tail -c 1 "$2")" ]' _ "$tmp/cut.out" "$tmp/res/cut/boots/6.1.0-57-amd64-001/gathered/kernel.log"
+"$BP" import -o "$tmp/res" --run-id cut-log "$tmp/res/cut/boots/6.1.0-57-amd64-001/gathered" >"$tmp/cut-log" 2>&1
+sed 's/^/#   /' "$tmp/cut-log"
+check "... and import of it says the log's end is missing" \
+	grep -q "cut/boots/6.1.0-57-amd64-001/gathered: the kernel log ends inside a line: its end is missing" "$tmp/cut-log"
+
+# Only the fixed list of a gathered folder's names becomes files; a name
+# with a slash is no attachment name at all (the stream reader refuses it).
+mkdir -p "$tmp/odd"
+carrier "$tmp/odd/$id12.jsonl" "$tmp/g12"
+{ grep -v '"type":"trailer"' "$tmp/odd/$id12.jsonl"
+  jq -nc '{type: "attachment", name: "gather.evil.txt", bytes: 1, truncated: false, text: "x"}'
+  jq -nc '{type: "attachment", name: "gather.../../evil.txt", bytes: 1, truncated: false, text: "x"}'
+  grep '"type":"trailer"' "$tmp/odd/$id12.jsonl"; } >"$tmp/odd/x" && mv "$tmp/odd/x" "$tmp/odd/$id12.jsonl"
+"$BP" import -o "$tmp/res" --run-id odd "$tmp/odd/$id12.jsonl" >"$tmp/odd.out" 2>&1
+sed 's/^/#   /' "$tmp/odd.out"
+check "an unknown gather.* name is named and not kept; a name with a slash is refused by the reader" \
+	bash -c 'grep -qF "1 gather.* attachment not kept: not a file of a gathered folder (first: gather.evil.txt)" "$1" &&
+		grep -q "attachment without a valid name" "$1" && [ -z "$(find "$2" -name "evil*")" ]' \
+	_ "$tmp/odd.out" "$tmp/res"
+
+# Drivers whose names hold blanks (drv->name: "i8042 kbd", "i6300ESB timer";
+# real 7.3.4 boots print them so): each format names them whole.
+{ echo '[    0.000000] Linux version 7.3.4+deb13-amd64 (debian-kernel@lists.debian.org)'
+  echo '[    1.730902] probe of 00:00 with driver i8042 kbd returned 0 after 1593 usecs'
+  echo '[    2.000100] i8042 aux 00:01: probe with driver i8042 aux failed with error -5'
+  echo '[    2.000110] probe of 00:01 returned 5 after 10 usecs'
+  echo '[    3.000100] i6300ESB timer: probe of 0000:00:0f.0 failed with error -12'
+  echo '[    3.000110] probe of 0000:00:0f.0 returned 12 after 20 usecs'; } >"$tmp/blanks.txt"
+"$BP" import -o "$tmp/res" --run-id blanks "$tmp/blanks.txt" >"$tmp/blanks" 2>&1
+"$BP" timeline "$tmp/res/blanks/boots/7.3.4_deb13-amd64-001" >"$tmp/tblanks" 2>&1
+sed 's/^/#   /' "$tmp/blanks" "$tmp/tblanks"
+check "a driver's name with a blank: 7.x's probe line, 6.12's and 6.1's failure lines name it whole" \
+	bash -c 'grep -qF "3 probe spans, 2 failed" "$1" && ! grep -q "records* refused" "$1" &&
+		grep -q "probe i8042 kbd 00:00 (from the kernel log, line 2; driver named by the log) -> 0" "$2" &&
+		grep -q "probe i8042 aux 00:01 (from the kernel log, line 4; driver named by the log) -> -5" "$2" &&
+		grep -q "probe i6300ESB timer 0000:00:0f.0 (from the kernel log, line 6; driver named by the log) -> -12" "$2"' \
+	_ "$tmp/blanks" "$tmp/tblanks"
+
 # A bare kernel log (dmesg of a boot with initcall_debug), and one without.
 grep -v '^#' "$tmp/g13/kernel.log" >"$tmp/dmesg-6.12.txt"
 "$BP" import -o "$tmp/res" --run-id bare "$tmp/dmesg-6.12.txt" >"$tmp/bare" 2>&1
@@ -134,9 +227,30 @@ tr -d '\r' <"$real/debian-12-001/console.log" | grep -a '^\[' >"$tmp/plain.txt"
 check "a kernel log without initcall_debug or driver-core lines is refused, saying why" \
 	grep -qF "plain.txt: refused: no initcall_debug or driver-core line" "$tmp/plain"
 
+# ---- real boots: gathered folders and the collector's records of the same boots ----
+# Recorded by tests/guest/55-gather-roundtrip.sh with RECORD=1
+# (tests/data/gathered/README.md); each checked as 55 checks the live boot.
+for image in debian-12 debian-13 debian-13-bpo; do
+	fxr=tests/data/gathered/$image
+	if [ ! -s "$fxr/gathered/kernel.log" ] || [ ! -s "$fxr/collector.jsonl" ]; then
+		skip "$image: a real boot's kernel log against its collector's records" \
+			"no recording in $fxr (RECORD=1 tests/guest/55-gather-roundtrip.sh)"
+		continue
+	fi
+	out=$tmp/real-$image
+	mkdir -p "$out"
+	"$BP" import -o "$tmp/res" --run-id "real-$image" --mode gather "$fxr/gathered" >"$out/import" 2>&1
+	rc=$?
+	sed 's/^/#   /' "$out/import"
+	check "$image: the recorded gathered folder imports, no line refused (rc $rc)" \
+		bash -c '[ "$1" -eq 0 ] && ! grep -q "records* refused" "$2"' _ "$rc" "$out/import"
+	check_log_against_collector "$image (recorded)" "$fxr/gathered" "$tmp/res/real-$image/boots/gather-001" \
+		"$fxr/collector.jsonl" "$out/import" "$out"
+done
+
 # ---- bad input: each refused or marked at FILE:LINE, never a crash or a silent number ----
 # bad NAME: a copy of the 6.1 folder to damage.
-bad() { rm -rf "$tmp/$1"; cp -r "$tmp/g12" "$tmp/$1"; }
+bad() { rm -rf "${tmp:?}/$1"; cp -r "$tmp/g12" "$tmp/$1"; }
 import_bad() { "$BP" import -o "$tmp/res" --run-id "$1" "$tmp/$1" >"$tmp/$1.out" 2>&1; echo $? >"$tmp/$1.rc"; sed 's/^/#   /' "$tmp/$1.out" | head -12; }
 
 bad truncated

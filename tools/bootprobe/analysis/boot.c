@@ -707,6 +707,7 @@ static void add_attachment(struct boot_data *b, struct json_object *r, const cha
 	mem_take(b, json_object_get_string_len(t) + 1);
 	copy(a->name, name);
 	a->text = xstrdup(json_object_get_string(t));
+	a->truncated = jbool(r, "truncated");
 }
 
 const char *boot_data__attachment(const struct boot_data *b, const char *name)

@@ -141,9 +141,11 @@ struct device_state {
 struct attachment {
 	char name[NAME_LEN];
 	char *text;
+	bool truncated;			/* the collector cut it at its size limit */
 };
 
-#define MAX_ATTACHMENTS 16
+/* The collector's PT_ATTACH_MAX_FILES: finish's files and a gathered folder's. */
+#define MAX_ATTACHMENTS 32
 #define MAX_ATTACHMENT_BYTES (1024 * 1024)
 
 struct boot_data {

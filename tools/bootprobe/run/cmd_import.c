@@ -13,6 +13,7 @@
  */
 #define _GNU_SOURCE
 #include "boot.h"
+#include "gathered.h"
 #include "jsonio.h"
 #include "keymap.h"
 #include "outcome.h"
@@ -184,6 +185,9 @@ static int import__write(const char *dir, const struct boot_data *b, const char 
 	path = xasprintf("%s/boot.json", dir);
 	err |= boot_file__write(bf, path, WHO);
 	free(path);
+	/* bootprobe-gather's folder of the same boot, when the machine sent it too. */
+	if (gathered__save(b, dir, WHO) < 0)
+		err = -1;
 	return err;
 }
 
@@ -295,17 +299,6 @@ static int import_index__duplicate(struct import_index *x, const char *log, cons
 }
 
 /* ---- kernel logs: gathered folders (docs/gather.md) and bare logs ------------------- */
-
-/* gather.txt's first line: the folder format this bootprobe reads. */
-#define GATHER_SCHEMA_LINE "bootprobe-gather 1"
-
-/* The files of a gathered folder a boot folder keeps beside console.log, as they are. */
-static const char *const gathered_files[] = {
-	"gather.txt", "boot-id.txt", "udevd.log", "drivers.txt", "devices-deferred.txt",
-	"systemd-analyze-time.txt", "systemd-analyze-blame.txt",
-	"systemd-analyze-critical-chain.txt", "systemd-analyze-plot.svg", "uname-r.txt",
-	"kernel-cmdline.txt", "dmi-product-name.txt", NULL,
-};
 
 /* Whether @path is a collector's stream (its first byte that is no space is '{'). */
 static bool is_stream(const char *path)
@@ -590,8 +583,8 @@ static void import_log(struct import_run *r, const char *arg)
 
 		err = write_file_or_say(path, li.text, li.len, WHO);
 		free(path);
-		for (int i = 0; li.dfd >= 0 && gathered_files[i]; i++)
-			err |= copy_gathered(li.dfd, bdir, gathered_files[i]);
+		for (int i = 0; li.dfd >= 0 && gathered_beside_log[i]; i++)
+			err |= copy_gathered(li.dfd, bdir, gathered_beside_log[i]);
 		path = xasprintf("%s/boot.json", bdir);
 		err |= boot_file__write(&ib.f, path, WHO);
 		free(path);

@@ -11,6 +11,7 @@
 #include "accel.h"
 #include "clock.h"
 #include "boot.h"
+#include "gathered.h"
 #include "jsonio.h"
 #include "qemu.h"
 #include "until.h"
@@ -363,7 +364,8 @@ static void progress(struct run *run, const struct boot *last)
 
 /*
  * What the guest sent for humans (systemd-analyze's output) becomes files
- * of the boot folder, read through the one event-stream reader.
+ * of the boot folder, read through the one event-stream reader; a folder
+ * of bootprobe-gather (bootprobe.gather=1) becomes its gathered/ folder.
  */
 static void boot__save_attachments(const struct boot *b)
 {
@@ -374,6 +376,8 @@ static void boot__save_attachments(const struct boot *b)
 	if (n < 0)
 		fprintf(stderr, "bootprobe: boot %s: cannot write its systemd-analyze files: %s\n",
 			b->name, strerror(-n));
+	if (bd)
+		gathered__save(bd, b->dir, "bootprobe");
 	boot_data__free(bd);
 }
 
