@@ -25,8 +25,10 @@ declare -A sets=(
 	# Booting and reporting: QEMU, gnuplot for the report's charts.
 	[run]="qemu-system-x86 gnuplot-nox"
 	# The tests: libFuzzer's runtime, jq, report.html rendered headless
-	# (tests/host/report-layout.sh).
-	[test]="libclang-rt-14-dev jq python3 chromium"
+	# (tests/host/report-layout.sh), checkbashisms for the POSIX sh of
+	# bootprobe-gather (tests/host/import-gathered.sh; devscripts without
+	# its recommends: 8 packages, 3 MB on bookworm).
+	[test]="libclang-rt-14-dev jq python3 chromium devscripts"
 	# tests/fleet: a sharded run on Slurm and GNU parallel.
 	[fleet]="slurm-wlm munge parallel"
 	# The Debian packages (debian/, make deb) and their checks: lintian,

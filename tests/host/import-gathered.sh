@@ -24,7 +24,7 @@ else skip "bootprobe-gather: dash -n" "no dash"; fi
 if command -v shellcheck >/dev/null; then check "bootprobe-gather: shellcheck -s sh" shellcheck -s sh "$g"
 else skip "bootprobe-gather: shellcheck -s sh" "no shellcheck (tools/deps.sh test set)"; fi
 if command -v checkbashisms >/dev/null; then check "bootprobe-gather: checkbashisms" checkbashisms "$g"
-else skip "bootprobe-gather: checkbashisms" "no checkbashisms (devscripts)"; fi
+else skip "bootprobe-gather: checkbashisms" "no checkbashisms (devscripts, tools/deps.sh test set: make deps-test)"; fi
 check "bootprobe-gather -h says how to use it" bash -c '"$1" -h | grep -q "^Usage: bootprobe-gather"' _ "$g"
 real=results/20261207-054712-kernels/boots
 data=tests/data/gather
