@@ -1000,41 +1000,6 @@ static const char *word_before(const char *s, const char *end)
 	return w > s ? w : NULL;
 }
 
-/*
- * A driver's name, @n bytes at @s, into @dst of NAME_LEN: false if it is
- * empty, does not fit or has a blank at either end.  A driver's name may
- * hold blanks ("i8042 kbd", "i6300ESB timer": drv->name as the driver
- * wrote it); a device's (dev_name()) does not.
- */
-static bool take_driver(char *dst, const char *s, size_t n)
-{
-	if (!n || n >= NAME_LEN || s[0] == ' ' || s[n - 1] == ' ')
-		return false;
-	memcpy(dst, s, n);
-	dst[n] = '\0';
-	return true;
-}
-
-/* The last " returned " in @s before its end, or NULL. */
-static const char *last_returned(const char *s)
-{
-	const char *q = NULL;
-
-	for (const char *p = strstr(s, " returned "); p; p = strstr(p + 1, " returned "))
-		q = p;
-	return q;
-}
-
-/* The start of the word that ends at @end in @s (after its last blank), or NULL. */
-static const char *word_before(const char *s, const char *end)
-{
-	const char *w = end;
-
-	while (w > s && w[-1] != ' ')
-		w--;
-	return w > s ? w : NULL;
-}
-
 /* "RET after N usecs" and nothing after: false if it is not exactly that. */
 static bool returned_after(const char *p, struct log_fields *f)
 {
