@@ -79,6 +79,9 @@ static char *gp_data(const char *s)
 
 #define WHO "bootprobe report"
 
+/* What a chart's writer returns when no mode has anything to draw in it: nothing written. */
+#define CHART_EMPTY 1
+
 /*
  * A chart's script NAME.gp and its data file NAME.dat, printed into memory
  * and written whole by charts_commit() (util's out_file).
@@ -327,13 +330,19 @@ static int tl_row__data(const struct tl_row *t, const struct draw_dir *dir, int 
 	return out_file__commit(&o, WHO);
 }
 
-/* Row @i's plot: its title, milestones as dashed lines named in the key below it. */
+/*
+ * Row @i's plot: its title, milestones as dashed lines named in the key below it.
+ * A row with no probe to draw (no ok boot, or a boot traced by nothing) says so
+ * and plots no data: gnuplot 5.4 fails on a file with nothing but NaN in it.
+ */
 static void tl_row__plot(FILE *f, const struct tl_row *t, const char *mode, int i, double y,
 			 double h)
 {
 	char *m = gp_str(mode), *b = gp_str(t->b ? t->b->name : "no ok boot"), longest[64] = "";
 
-	if (t->probes > t->n)
+	if (!t->n)
+		snprintf(longest, sizeof(longest), "; %s", t->b ? "no probe recorded" : "nothing to draw");
+	else if (t->probes > t->n)
 		snprintf(longest, sizeof(longest), "; %d of its %d probes, the longest", t->n,
 			 t->probes);
 	fprintf(f, "set origin 0,%.5f\nset size 1,%.5f\nset title '%s: %s (seconds since kernel "
@@ -346,12 +355,15 @@ static void tl_row__plot(FILE *f, const struct tl_row *t, const char *mode, int 
 	if (isfinite(t->boot_s))
 		fprintf(f, "set arrow from %.4f, graph 0 to %.4f, graph 1 nohead lw 1.5 lc rgb "
 			"'#000000' back\n", t->boot_s, t->boot_s);
-	fprintf(f, "plot 'gantt-%d.dat' index 0 using 2:1:2:3:($1-0.38):($1+0.38):4 with "
-		"boxxyerror fs solid 0.85 noborder lc rgb variable notitle, '' index 1 using 2:1:3 "
-		"with labels boxed "
-		"left offset 0.4,0 font ',8' notitle, NaN with boxes fs solid lc rgb '#1f77b4' title "
-		"'sync probe', NaN with boxes fs solid lc rgb '#ff7f0e' title 'async probe', NaN "
-		"with boxes fs solid lc rgb '#d62728' title 'failed probe'", i);
+	if (t->n)
+		fprintf(f, "plot 'gantt-%d.dat' index 0 using 2:1:2:3:($1-0.38):($1+0.38):4 with "
+			"boxxyerror fs solid 0.85 noborder lc rgb variable notitle, '' index 1 using "
+			"2:1:3 with labels boxed "
+			"left offset 0.4,0 font ',8' notitle, NaN with boxes fs solid lc rgb '#1f77b4' "
+			"title 'sync probe', NaN with boxes fs solid lc rgb '#ff7f0e' title 'async "
+			"probe', NaN with boxes fs solid lc rgb '#d62728' title 'failed probe'", i);
+	else
+		fprintf(f, "plot NaN notitle");
 	for (int k = 0; k < MS_COUNT; k++) {
 		char *what, *title;
 
@@ -383,17 +395,28 @@ static int gantt(struct run_data *r, const struct draw_dir *dir)
 {
 	struct tl_row *rows = xcalloc(r->nr_modes + 1, sizeof(*rows));
 	struct out_file gp;
-	FILE *f = out_file__open_at(&gp, dir->fd, dir->path, "gantt.gp");
-	int height = 0, err = 0;
+	FILE *f;
+	int height = 0, err = 0, bars = 0;
 	double xmax, y;
 
-	for (int i = 0; i < r->nr_modes; i++)
+	for (int i = 0; i < r->nr_modes; i++) {
 		tl_row__load(&rows[i], run_data__typical_boot(r, &r->modes[i]));
+		bars += rows[i].n;
+	}
+	/* No mode's typical boot has a probe to draw: no chart at all. */
+	if (!bars) {
+		for (int i = 0; i < r->nr_modes; i++)
+			free(rows[i].bars);
+		free(rows);
+		return CHART_EMPTY;
+	}
+	f = out_file__open_at(&gp, dir->fd, dir->path, "gantt.gp");
 	xmax = tl_xmax(rows, r->nr_modes);
 	for (int i = 0; i < r->nr_modes; i++) {
 		tl_row__pack(&rows[i], xmax / TL_PLOT_W);
 		height += tl_row__height(&rows[i]);
-		err |= tl_row__data(&rows[i], dir, i);
+		if (rows[i].n)
+			err |= tl_row__data(&rows[i], dir, i);
 	}
 	fprintf(f, "set terminal svg size %d,%d dynamic noenhanced font 'sans,11' background "
 		"'#ffffff'\nset output 'gantt.svg.tmp'\n", TL_WIDTH, height);
@@ -513,13 +536,25 @@ static void dr_ytics(FILE *f, const struct dr_row *rows, int n)
 		n ? n - 0.3 : 0.7);
 }
 
+/* How many of @n changes have a point in the @shown @rows drawn. */
+static int dr_points(const struct driver_change *v, int n, const struct dr_row *rows, int shown)
+{
+	int points = 0;
+
+	for (int k = 0; k < n; k++)
+		points += isfinite(v[k].c.diff) && dr_rows__place(rows, shown, v[k].driver) >= 0;
+	return points;
+}
+
 /*
  * Every mode but the baseline against it, driver by driver: the difference
  * of the medians of the per-boot probe time (drivers.c, as drivers.csv),
  * its 95 % CI as a bar, a filled point when the verdict is faster or
  * slower, an open one when not.  The DR_MAX drivers with the largest
  * difference in any mode, the largest at the top; a mode's points are set
- * a little apart in each row.  Data: one block per mode, "y diff lo hi pt".
+ * a little apart in each row.  Data: one block per mode with a point,
+ * "y diff lo hi pt".  The number of drivers with a difference: 0 draws
+ * nothing (the caller draws the modes' own times instead).
  */
 static int drivers_compared(struct run_data *r, const struct mode_stats *base, FILE *f, FILE *d,
 			    int *height)
@@ -546,8 +581,9 @@ static int drivers_compared(struct run_data *r, const struct mode_stats *base, F
 		}
 	}
 	keymap__free(&idx);
-	if (nrows)
-		qsort(rows, nrows, sizeof(*rows), cmp_dr_row);
+	if (!nrows)
+		goto out;
+	qsort(rows, nrows, sizeof(*rows), cmp_dr_row);
 	shown = nrows < DR_MAX ? nrows : DR_MAX;
 	*height = DR_FRAME_PX + DR_ROW_PX * (shown > 3 ? shown : 3) + 18 * (others / 3);
 	fprintf(f, "set title '%d driver%s probed in the baseline and another mode%s' noenhanced\n"
@@ -566,6 +602,11 @@ static int drivers_compared(struct run_data *r, const struct mode_stats *base, F
 		if (&r->modes[i] == base)
 			continue;
 		dy = others > 1 ? (j - (others - 1) / 2.0) * (0.6 / others) : 0;
+		/* A mode with no point in the rows drawn: no block, no entry in the key. */
+		if (!dr_points(v[i], nv[i], rows, shown)) {
+			j++;
+			continue;
+		}
 		dm = gp_data(r->modes[i].name);
 		tm = gp_str(r->modes[i].name);
 		fprintf(d, "# %s: y diff_s lo_s hi_s point\n", dm);
@@ -594,17 +635,40 @@ static int drivers_compared(struct run_data *r, const struct mode_stats *base, F
 	}
 	fprintf(f, ", NaN with points pt 7 lc rgb '#000000' title 'filled: faster or slower', "
 		"NaN with points pt 6 lc rgb '#000000' title 'open: no clear change'\n");
+out:
 	for (int i = 0; i < r->nr_modes; i++)
 		free(v[i]);
 	free(v);
 	free(nv);
 	free(rows);
 	free(bname);
-	return 0;
+	return nrows;
 }
 
-/* One mode's own drivers: median probe time per boot, its interquartile range as a bar. */
-static void drivers_own(const struct mode_stats *m, FILE *f, FILE *d, int *height)
+/* How many drivers of @m have a median probe time: 0, nothing to draw of it. */
+static int drivers_timed(const struct mode_stats *m)
+{
+	int n = 0;
+
+	for (int k = 0; k < m->nr_drivers; k++)
+		n += isfinite(m->drivers[k].per_boot.median);
+	return n;
+}
+
+/* The height of one mode's own panel (drivers_own()). */
+static int drivers_own_height(const struct mode_stats *m)
+{
+	int shown = m->nr_drivers < DR_MAX ? m->nr_drivers : DR_MAX;
+
+	return DR_FRAME_PX + DR_ROW_PX * (shown > 3 ? shown : 3);
+}
+
+/*
+ * One mode's own drivers: median probe time per boot, its interquartile
+ * range as a bar; its data block @index of drivers.dat, its colour @color.
+ */
+static void drivers_own(const struct mode_stats *m, FILE *f, FILE *d, int *height, int index,
+			int color)
 {
 	struct dr_row *rows = xcalloc(m->nr_drivers + 1, sizeof(*rows));
 	int shown = m->nr_drivers < DR_MAX ? m->nr_drivers : DR_MAX;
@@ -615,12 +679,12 @@ static void drivers_own(const struct mode_stats *m, FILE *f, FILE *d, int *heigh
 					   .key = isfinite(m->drivers[k].per_boot.median) ?
 						  m->drivers[k].per_boot.median : -1 };
 	qsort(rows, m->nr_drivers, sizeof(*rows), cmp_dr_row);
-	*height = DR_FRAME_PX + DR_ROW_PX * (shown > 3 ? shown : 3);
+	*height = drivers_own_height(m);
 	fprintf(f, "set title '%s: %d driver%s%s' noenhanced\nset xlabel 'probe time per boot "
 		"(s): median; bar: interquartile range over the boots'\n", tm, m->nr_drivers,
 		m->nr_drivers == 1 ? "" : "s", m->nr_drivers > shown ? ", the slowest" : "");
 	dr_ytics(f, rows, shown);
-	fprintf(d, "# %s: y median_s q1_s q3_s point\n", dm);
+	fprintf(d, "%s# %s: y median_s q1_s q3_s point\n", index ? "\n\n" : "", dm);
 	for (int y = 0; y < shown; y++) {
 		const struct driver_stats *ds = NULL;
 
@@ -632,18 +696,54 @@ static void drivers_own(const struct mode_stats *m, FILE *f, FILE *d, int *heigh
 				ds->per_boot.q3);
 	}
 	fprintf(d, "NaN NaN NaN NaN 7\n");
-	fprintf(f, "set xrange [0:*]\nset offsets 0, graph 0.05, 0, 0\nunset key\nplot 'drivers.dat' index 0 using 2:1:3:4 with "
-		"xerrorbars pt 7 ps 0.9 lc rgb '%s' notitle\n", mode_colors[0]);
+	fprintf(f, "set xrange [0:*]\nset offsets 0, graph 0.05, 0, 0\nunset key\nplot 'drivers.dat' index %d using 2:1:3:4 with "
+		"xerrorbars pt 7 ps 0.9 lc rgb '%s' notitle\n", index, mode_colors[color % NR_MODE_COLORS]);
 	free(tm);
 	free(dm);
 	free(rows);
 }
 
 /*
+ * The modes with driver records, each its own times in a panel of its own,
+ * one under the other (a mode with none has no panel): multiplot, so the
+ * PNG is drawn by a loop over both terminals, not by replot.
+ */
+static void drivers_panels(struct run_data *r, FILE *f, FILE *d, int *height)
+{
+	int index = 0;
+	double y;
+
+	*height = 0;
+	for (int i = 0; i < r->nr_modes; i++)
+		if (drivers_timed(&r->modes[i]))
+			*height += drivers_own_height(&r->modes[i]);
+	fprintf(f, "set terminal svg size 900,%d dynamic noenhanced font 'sans,11' background "
+		"'#ffffff'\nset output 'drivers.svg.tmp'\ndo for [t=1:2] {\nif (t == 2) { set "
+		"terminal pngcairo size 900,%d noenhanced font 'sans,10'; set output "
+		"'drivers.png.tmp' }\nset multiplot\n", *height, *height);
+	y = *height;
+	for (int i = 0; i < r->nr_modes; i++) {
+		const struct mode_stats *m = &r->modes[i];
+		int h;
+
+		if (!drivers_timed(m))
+			continue;
+		h = drivers_own_height(m);
+		y -= h;
+		fprintf(f, "set origin 0,%.5f\nset size 1,%.5f\n", y / *height, (double)h / *height);
+		drivers_own(m, f, d, &h, index++, i);
+	}
+	fprintf(f, "unset multiplot\n}\nunset output\n");
+}
+
+/*
  * Per-driver probe times at any scale: a row per driver.  With modes to
  * compare, each mode against the baseline (drivers_compared); with one
- * mode (or none to compare with), that mode's own times (drivers_own).
- * The key goes below the plot, never over it.
+ * mode with drivers, the baseline, its own times (drivers_own); else
+ * (a baseline that recorded no probe: the collector off) each mode that
+ * recorded some, a panel each (drivers_panels).  No mode with a timed
+ * driver: no chart (CHART_EMPTY).  The key goes below the plot, never
+ * over it.
  */
 static int drivers_chart(struct run_data *r, const struct draw_dir *dir)
 {
@@ -651,20 +751,32 @@ static int drivers_chart(struct run_data *r, const struct draw_dir *dir)
 	struct chart_files c;
 	char *body = NULL;
 	size_t len = 0;
-	FILE *f, *d, *b = open_memstream(&body, &len);
-	int height = 200;
-	bool compared = false;
+	FILE *f, *d, *b;
+	int height = 200, with_drivers = 0;
+	bool compared = false, base_timed, drawn = false;
 
+	for (int i = 0; i < r->nr_modes; i++)
+		with_drivers += drivers_timed(&r->modes[i]) > 0;
+	if (!with_drivers)
+		return CHART_EMPTY;
 	chart_open(&c, dir, "drivers", &f, &d);
-	for (int i = 0; base && i < r->nr_modes; i++)
+	base_timed = base && drivers_timed(base);
+	for (int i = 0; base_timed && i < r->nr_modes; i++)
 		compared |= &r->modes[i] != base && r->modes[i].event_boots;
-	if (compared && base->event_boots)
-		drivers_compared(r, base, b, d, &height);
-	else if (base)
-		drivers_own(base, b, d, &height);
-	else
-		fprintf(b, "set label 1 'no probes recorded' at graph 0.5, 0.5 center\nplot NaN "
-			"notitle\n");
+	b = open_memstream(&body, &len);
+	if (compared && base->event_boots) {
+		drawn = drivers_compared(r, base, b, d, &height) > 0;
+	} else if (base_timed && with_drivers == 1) {
+		drivers_own(base, b, d, &height, 0, 0);
+		drawn = true;
+	}
+	if (!drawn) {
+		/* Nothing to compare against: each mode with drivers a panel of its own. */
+		fclose(b);
+		free(body);
+		drivers_panels(r, f, d, &height);
+		return chart_commit(&c);
+	}
 	fclose(b);
 	script_head(f, "drivers", 900, height);
 	fputs(body, f);
@@ -876,15 +988,18 @@ static int chart_folder(int cfd, char *name, size_t len)
 	return -1;
 }
 
-/* One chart: its files drawn in a folder of its own, then moved to @cfd.  Whether drawn. */
-static bool chart_draw(struct run_data *r, int cfd, const char *charts, int logfd, int i)
+/*
+ * One chart: its files drawn in a folder of its own, then moved to @cfd.
+ * 0 drawn, CHART_EMPTY nothing to draw (nothing written), -1 not drawn.
+ */
+static int chart_draw(struct run_data *r, int cfd, const char *charts, int logfd, int i)
 {
 	static int (*const writers[])(struct run_data *, const struct draw_dir *) = {
 		gantt, boottime, drivers_chart, kills,
 	};
 	char pname[64], *script = xasprintf("%s.gp", chart_names[i]);
 	struct draw_dir dir;
-	int pfd;
+	int pfd, wrote;
 	bool ok;
 
 	pfd = chart_folder(cfd, pname, sizeof(pname));
@@ -892,24 +1007,26 @@ static bool chart_draw(struct run_data *r, int cfd, const char *charts, int logf
 		fprintf(stderr, WHO ": %s: a folder to draw %s in: %s\n", charts, chart_names[i],
 			strerror(errno));
 		free(script);
-		return false;
+		return -1;
 	}
 	dir.fd = pfd;
 	dir.path = charts;
-	ok = !writers[i](r, &dir) && !run_gnuplot(pfd, logfd, charts, script) &&
+	wrote = writers[i](r, &dir);
+	ok = !wrote && !run_gnuplot(pfd, logfd, charts, script) &&
 	     !chart_check(pfd, charts, chart_names[i]);
 	ok = !chart_publish(cfd, charts, pfd, pname, ok) && ok;
 	close(pfd);
 	free(script);
-	return ok;
+	return wrote == CHART_EMPTY ? CHART_EMPTY : ok ? 0 : -1;
 }
 
-int charts__write(struct run_data *r, int outfd, const char *out, unsigned *drawn)
+int charts__write(struct run_data *r, int outfd, const char *out, unsigned *drawn,
+		  unsigned *empty)
 {
 	char *charts = xasprintf("%s/charts", out);
 	int cfd = dir_open_beneath(outfd, "charts", true), logfd, err = 0;
 
-	*drawn = 0;
+	*drawn = *empty = 0;
 	if (cfd < 0) {
 		fprintf(stderr, WHO ": %s: %s\n", charts, read_file_strerror(-cfd));
 		free(charts);
@@ -918,8 +1035,12 @@ int charts__write(struct run_data *r, int outfd, const char *out, unsigned *draw
 	unlinkat(cfd, "gnuplot.log", 0);
 	logfd = open_beneath(cfd, "gnuplot.log", O_WRONLY | O_CREAT | O_EXCL | O_APPEND, 0644);
 	for (int i = 0; chart_names[i]; i++) {
-		if (chart_draw(r, cfd, charts, logfd, i))
+		int ret = chart_draw(r, cfd, charts, logfd, i);
+
+		if (!ret)
 			*drawn |= 1u << i;
+		else if (ret == CHART_EMPTY)
+			*empty |= 1u << i;
 		else
 			err = -1;
 	}

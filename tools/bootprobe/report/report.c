@@ -1554,7 +1554,48 @@ static void put_jobs(struct doc *d, const struct run_data *r)
  * drivers that changed and the devices lost, the charts, what was killed;
  * then the detail, from the modes' kernel arguments on.
  */
-static void write_body(struct doc *d, struct run_data *r, bool charts, unsigned drawn)
+/*
+ * The charts this report drew, in order; the ones with nothing to draw in
+ * any mode (@empty: every boot untraced) named once, without a heading.
+ */
+static void put_charts(struct doc *d, unsigned drawn, unsigned empty)
+{
+	put_heading(d, 2, "Charts");
+	if (empty) {
+		int n = 0;
+
+		doc__para(d);
+		doc__text(d, "No mode recorded a probe (its boots ran with the collector off, or "
+			  "their logs had no probe lines), so these charts are not drawn: ");
+		for (int i = 0; chart_names[i]; i++) {
+			const char *t = chart_titles[i];
+			int len = (int)strcspn(t, "(");
+
+			if (!(empty & 1u << i))
+				continue;
+			/* The title up to its explanation in parentheses. */
+			while (len && t[len - 1] == ' ')
+				len--;
+			doc__text(d, "%s%.*s", n++ ? "; " : "", len, t);
+		}
+		doc__text(d, ".");
+	}
+	for (int i = 0; chart_names[i]; i++) {
+		if (empty & 1u << i)
+			continue;
+		put_heading(d, 3, chart_titles[i]);
+		/* Only a chart this report drew: never a picture that came with the folder. */
+		if (drawn & 1u << i) {
+			doc__chart(d, chart_names[i]);
+			continue;
+		}
+		doc__para(d);
+		doc__text(d, "Not drawn: gnuplot failed on it (charts/gnuplot.log says why).");
+	}
+}
+
+static void write_body(struct doc *d, struct run_data *r, bool charts, unsigned drawn,
+		       unsigned empty)
 {
 	struct mode_stats *base = run_data__baseline(r);
 	struct comparison *cmp = run_data__comparisons(r, base);
@@ -1582,19 +1623,8 @@ static void write_body(struct doc *d, struct run_data *r, bool charts, unsigned 
 	report__slow_probes(d, r);
 	report__late(d, r);
 	put_drivers(d, r);
-	if (charts) {
-		put_heading(d, 2, "Charts");
-		for (int i = 0; chart_names[i]; i++) {
-			put_heading(d, 3, chart_titles[i]);
-			/* Only a chart this report drew: never a picture that came with the folder. */
-			if (drawn & 1u << i) {
-				doc__chart(d, chart_names[i]);
-				continue;
-			}
-			doc__para(d);
-			doc__text(d, "Not drawn: gnuplot failed on it (charts/gnuplot.log says why).");
-		}
-	}
+	if (charts)
+		put_charts(d, drawn, empty);
 	put_kills(d, r);
 	doc__details(d);
 	put_settings(d, r);
@@ -1643,7 +1673,7 @@ int report__write(struct run_data *r, const struct report_opts *o)
 {
 	char *dir = report__dir(r, o);
 	int fd = report__open_dir(r, o, dir), lock, err = 0;
-	unsigned drawn = 0;
+	unsigned drawn = 0, empty = 0;
 	json_object *sum;
 	struct doc *d;
 
@@ -1662,10 +1692,10 @@ int report__write(struct run_data *r, const struct report_opts *o)
 		return lock == -EWOULDBLOCK ? REPORT_LOCKED : -1;
 	}
 	/* Each output on its own: one that cannot be written does not stop the others. */
-	if (o->charts && charts__write(r, fd, dir, &drawn))
+	if (o->charts && charts__write(r, fd, dir, &drawn, &empty))
 		err = -1;
 	d = doc__open(fd, dir);
-	write_body(d, r, o->charts, drawn);
+	write_body(d, r, o->charts, drawn, empty);
 	err |= doc__close(d, WHO);
 	err |= write_csv(r, fd, dir);
 	err |= write_drivers_csv(r, fd, dir);
