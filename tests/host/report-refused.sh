@@ -67,6 +67,8 @@ check "the headline says the boot with a refused probe was left out, and why" \
 	grep -qxF "left out: $out" "$tmp/stdout"
 check "report.md: the kept boot's SIGKILLs, signal ends and disks are incomplete (6 refused)" \
 	grep -qF '| a-002 | 0 | 0 | 0 | 0 | yes | 6 | SIGKILLs, signal ends, disks and interfaces |' "$md"
+check "report.md: the refused column counts the collector's refusals too (d9f74d4), not the reader's alone" \
+	grep -qF "or by the collector (boot-time trace records made for another kernel's arguments)" "$md"
 check "report.md: both verdicts in \"Boots left out or incomplete\"" \
 	bash -c 'grep -qF "| a-003 | a | left out | probe spans unusable (" "$1" &&
 		grep -qF "| a-002 | a | kept, incomplete | 6 records refused (first: " "$1"' _ "$md"

@@ -1265,6 +1265,15 @@ static void put_kills(struct doc *d, struct run_data *r)
 }
 
 /*
+ * What the "refused" column counts, in the words every description of it
+ * uses: since d9f74d4 the collector's own refusals count too.
+ */
+static const char refused_words[] =
+	"records refused: by the reader (a stream's records or a kernel log's lines it could "
+	"not use) or by the collector (boot-time trace records made for another kernel's "
+	"arguments)";
+
+/*
  * Every boot whose collector lost events or ran without a program that
  * counts, or whose stream had records refused (kept: the boots left out are
  * in "Boots left out or incomplete").
@@ -1289,8 +1298,8 @@ static void put_losses(struct doc *d, struct run_data *r)
 				  "spans it could not keep (kprobe hits not recorded, starts "
 				  "dropped, spans not followed past the collector's start), a "
 				  "stream without its trailer, a program that was not attached, or "
-				  "records the reader refused (what each record type costs: "
-				  "docs/events.md, \"What a refused record costs\").");
+				  "%s (what each record type costs: docs/events.md, \"What a "
+				  "refused record costs\").", refused_words);
 			put_table(d, (const char *const[]){ "boot", "BPF drops", "writer drops",
 					"boot-time trace: overwritten", "spans lost", "trailer",
 					"refused", "incomplete", NULL });
