@@ -70,6 +70,17 @@ bbpo=$run/boots/7.3.4_deb13-amd64-001
 "$BP" timeline "$b12" >"$tmp/t12" 2>&1
 "$BP" timeline "$b13" >"$tmp/t13" 2>&1
 "$BP" timeline "$bbpo" >"$tmp/tbpo" 2>&1
+# A boot read from its kernel log never had a stream: nothing to warn about.
+for t in t12 t13 tbpo; do
+	check "timeline ($t): a boot read from its log says nothing of a missing events.jsonl" \
+		bash -c '! grep -q "events.jsonl" "$1"' _ "$tmp/$t"
+done
+# A boot with neither: its missing stream is still said.
+mkdir "$tmp/nostream"
+cp tests/data/boots/killed/boot.json tests/data/boots/killed/console.log "$tmp/nostream/"
+"$BP" timeline "$tmp/nostream" >"$tmp/tnone" 2>&1
+check "timeline: a boot with no stream and no log lines warns of its missing events.jsonl" \
+	grep -q "^warning: .*/nostream/events.jsonl: " "$tmp/tnone"
 check "6.1's failure line (DRV: probe of DEV failed with error N) names the driver of its span" \
 	grep -q 'probe slowprobe 0000:00:03.0 (from the kernel log, line [0-9]*; driver named by the log) -> -4' "$tmp/t12"
 check "6.12's failure line (probe with driver DRV failed with error N) names the driver" \
@@ -88,6 +99,8 @@ check "a span starts at its line's stamp less its duration ($want s for ahci)" \
 
 "$BP" report --no-charts --no-traces --out "$tmp/rep" "$run" >"$tmp/rep.out" 2>&1
 check "report reads the gathered run" test $? -eq 0
+check "report: no input problem of a missing events.jsonl in a run read from kernel logs" \
+	bash -c '! grep -q "events.jsonl" "$1"' _ "$tmp/rep/report.md"
 check "report: every mode has 1 ok boot with a boot time (multi-user.target from systemd-analyze)" \
 	test "$(jq -r '[.headline[] | select(.ok == 1 and .boot_s.median != null)] | length' "$tmp/rep/summary.json")" = 3
 check "report: every mode has its 1 failed probe, read from the log" \

@@ -1936,16 +1936,18 @@ static void blank_nul_lines(struct boot_data *b, char *text, size_t len, const c
  * NULL after a warning naming @path (or the budget's line).
  */
 static char *read_input(struct boot_data *b, int dfd, const char *name, const char *path,
-			size_t *len)
+			size_t *len, bool may_be_missing)
 {
 	size_t left = !b->mem_budget ? READ_FILE_MAX :
 		      b->mem_budget > b->mem_bytes ? b->mem_budget - b->mem_bytes : 0;
 	char *text = read_file_at_max(dfd, name, len, left);
+	int err = errno;
 
 	if (!text && errno == EFBIG && left < READ_FILE_MAX)
 		mem_take(b, left + 1);	/* the file alone is past it: said as the budget */
-	else if (!text)
+	else if (!text && !(may_be_missing && errno == ENOENT))
 		warn(b, "%s: %s", path, read_file_strerror(errno));
+	errno = err;
 	return text;
 }
 
@@ -2025,6 +2027,7 @@ struct boot_data *boot_data__load_budget(int dfd, const char *dir, size_t budget
 	struct boot_data *b = boot_data__new(dir);
 	char *path, *text;
 	size_t len;
+	bool no_stream;
 
 	*over = false;
 	if (load_boot_json(b, dfd, err, errlen)) {
@@ -2034,13 +2037,15 @@ struct boot_data *boot_data__load_budget(int dfd, const char *dir, size_t budget
 	b->mem_budget = budget;
 	b->mem_budget_of_run = of_run;
 	path = xasprintf("%s/events.jsonl", dir);
-	text = read_input(b, dfd, "events.jsonl", path, &len);
+	/* No stream at all is said below, once it is known no kernel log stands in for it. */
+	text = read_input(b, dfd, "events.jsonl", path, &len, true);
+	no_stream = !text && errno == ENOENT;
 	if (text && len)
 		boot_data__parse_events(b, text, len, path);
 	free(text);
 	free(path);
 	path = xasprintf("%s/console.log", dir);
-	text = b->over_budget ? NULL : read_input(b, dfd, "console.log", path, &len);
+	text = b->over_budget ? NULL : read_input(b, dfd, "console.log", path, &len, false);
 	if (text) {
 		mem_take(b, len + 1);
 		boot_data__read_console(b, text, len, path);
@@ -2051,6 +2056,9 @@ struct boot_data *boot_data__load_budget(int dfd, const char *dir, size_t budget
 	/* No stream: the kernel's own log may be the boot's records (docs/gather.md). */
 	if (!b->has_events && !b->over_budget)
 		boot_data__read_beside_log(b, dfd, dir);
+	/* A boot read from its kernel log never had a stream: nothing is missing. */
+	if (no_stream && !b->from_log)
+		warn(b, "%s/events.jsonl: %s", dir, read_file_strerror(ENOENT));
 	if (b->over_budget) {
 		snprintf(err, errlen, "%s", b->over_budget);
 		*over = true;
