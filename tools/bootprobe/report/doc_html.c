@@ -68,32 +68,92 @@ static void html_chart(FILE *f, int dirfd, const char *name)
 	free(path);
 }
 
-/*
- * A table cell that reads as a number, right-aligned in report.html: a
- * number first (a sign, "-" alone for none), then units, ratios, "±", "–"
- * ranges and words in parentheses ("0.2 (exact)"), but no word of three
- * letters or more outside them ("3 ok boots" is text).
- */
-static bool cell_numeric(const char *c)
+/* Past a number at @c (a sign, digits, a fraction, an exponent), or NULL if none is there. */
+static const char *skip_number(const char *c)
 {
-	int depth = 0, run = 0;
-
-	c += strspn(c, " ");
-	if (!strcmp(c, "-") || !strncmp(c, "- – -", 7))
-		return true;
 	if (*c == '+' || *c == '-')
 		c++;
 	else if (!strncmp(c, "−", strlen("−")))
 		c += strlen("−");
 	if (!isdigit((unsigned char)*c))
-		return false;
-	for (; *c; c++) {
-		depth += (*c == '(') - (*c == ')');
-		run = isalpha((unsigned char)*c) ? run + 1 : 0;
-		if (run >= 3 && depth <= 0)
+		return NULL;
+	while (isdigit((unsigned char)*c))
+		c++;
+	if (*c == '.' && isdigit((unsigned char)c[1]))
+		for (c++; isdigit((unsigned char)*c); c++)
+			;
+	if ((*c == 'e' || *c == 'E') && (isdigit((unsigned char)c[1]) ||
+	    ((c[1] == '+' || c[1] == '-') && isdigit((unsigned char)c[2]))))
+		for (c += 2; isdigit((unsigned char)*c); c++)
+			;
+	return c;
+}
+
+/* Past @word at @c if it is there ("s" not the start of a longer word); else NULL. */
+static const char *skip_word(const char *c, const char *word)
+{
+	size_t n = strlen(word);
+
+	if (strncmp(c, word, n) ||
+	    (isalpha((unsigned char)word[n - 1]) && isalnum((unsigned char)c[n])))
+		return NULL;
+	return c + n;
+}
+
+/* Past one of @words at @c, or NULL. */
+static const char *skip_any(const char *c, const char *const *words)
+{
+	const char *e;
+
+	for (; *words; words++)
+		if ((e = skip_word(c, *words)))
+			return e;
+	return NULL;
+}
+
+/*
+ * A table cell that is a number as a whole, right-aligned in report.html:
+ * numbers, each with a unit or not, joined by a range or a ratio ("12.5",
+ * "+3.1 %", "0.95 .. 1.02", "-0.2 – +0.4", "3/5"), then words in
+ * parentheses ("0.2 (exact)"); "-" for none.  A cell that only starts
+ * with digits is a name: a driver 8139cp, a PCI address 0000:00:13.0.
+ */
+static bool cell_numeric(const char *c)
+{
+	static const char *const units[] = { "%", "s", "ms", "µs", "us", "ns", "MiB", "KiB",
+					     "GiB", "x", "×", NULL };
+	static const char *const joins[] = { " – ", " .. ", "..", " / ", "/", " ± ", NULL };
+	const char *e;
+
+	c += strspn(c, " ");
+	for (;;) {
+		/* "-" alone: none ("- – -": a range of none) */
+		if (*c == '-' && !isdigit((unsigned char)c[1]))
+			c++;
+		else if (!(c = skip_number(c)))
+			return false;
+		if (*c == ' ' && (e = skip_any(c + 1, units)))
+			c = e;
+		if (!(e = skip_any(c, joins)))
+			break;
+		c = e;
+	}
+	/* Words in parentheses, each after a blank, to the end. */
+	while (!strncmp(c, " (", 2)) {
+		int depth = 0;
+
+		for (c++; *c; c++) {
+			depth += (*c == '(') - (*c == ')');
+			if (!depth) {
+				c++;
+				break;
+			}
+		}
+		if (depth)
 			return false;
 	}
-	return true;
+	c += strspn(c, " ");
+	return !*c;
 }
 
 /* The @n spans of a cell as one number?  Bold, emphasis or code make it text. */
