@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The base root of a real-world guest: mmdebstrap of one Debian release
-# (releases.sh) with its stock kernel, initramfs-tools, systemd and udev, as a
-# tar in the cache.
+# (releases.sh) with its stock kernel, its initrd generator (initramfs-tools,
+# or dracut for debian-13-dracut), systemd and udev, as a tar in the cache.
 #
 # Cached under a key of the recipe, the package list and the versions the
 # release's own archive offers for the packages that matter (resolved by apt
@@ -33,6 +33,18 @@ log() { echo "  DEBIAN  $*" >&2; }
 
 release_load "$name" || die "$name: unknown release (known: $RELEASES)"
 command -v mmdebstrap >/dev/null || die "mmdebstrap: not installed (make deps)"
+# dracut in place of initramfs-tools (it conflicts with it, provides
+# linux-initramfs-tool for the kernel and takes the update-initramfs
+# trigger) and of busybox (a dracut initrd has its own tools), with zstd for
+# its compressed initrd.  hostonly=no, set before the kernel's first initrd
+# is made, so that the image's initrd boots any machine, not only the one
+# the image was made on.
+hooks=()
+if [ "$initrd_gen" = dracut ]; then
+	packages=systemd-sysv,udev,kmod,dracut,zstd,libbpf1,libjson-c5
+	keyed=(linux-image-amd64 systemd udev kmod dracut zstd libbpf1 libjson-c5)
+	hooks+=(--setup-hook='mkdir -p "$1/etc/dracut.conf.d" && echo hostonly=no >"$1/etc/dracut.conf.d/90-bootprobe-generic.conf"')
+fi
 
 compute_key() {
 	local p v
@@ -73,6 +85,7 @@ log "mmdebstrap $release ($suite, $kernel_pkg, $packages); about 1-4 min"
 # boots.  fstab names the root so systemd remounts it read-write.
 mapfile -t mirrors <<<"$sources"
 mmdebstrap --quiet --variant=apt --include="$packages,$kernel_pkg" \
+	"${hooks[@]}" \
 	--customize-hook='chroot "$1" systemctl mask apt-daily.timer apt-daily-upgrade.timer >/dev/null 2>&1 || true' \
 	--customize-hook='echo "/dev/vda / ext4 defaults 0 1" >"$1/etc/fstab"' \
 	--customize-hook='echo bootprobe-guest >"$1/etc/hostname"' \

@@ -1,6 +1,7 @@
 # The Debian releases the real-world guest is built for: sourced by
 # base-root.sh and mkimage.sh.  One name per image; `debian` stays the name
-# of Debian 12, the first one.  Everything of a release comes from that
+# of Debian 12, the first one.  debian-13-dracut is Debian 13 with its
+# initrd made by dracut instead of initramfs-tools.  Everything of a release comes from that
 # release's own archive: its packages are resolved by apt with the release's
 # sources and a state folder of its own, never by this machine's apt.
 #
@@ -12,19 +13,25 @@
 #   default_rel   the release apt prefers for the kernel ("" = the suite's)
 #   slowprobe     yes when slowprobe.ko is built for its kernel (slowprobe.sh:
 #                 here for 6.1, in a root of the release for the others)
+#   initrd_gen    the package that makes the initrd: initramfs-tools or dracut
+#   slowprobe_rel the release whose root slowprobe.sh builds the module in
+#                 (debian-13-dracut has debian-13's kernel: its module)
 # and returns 1 for an unknown NAME.
 
-RELEASES="debian-12 debian-13 debian-13-bpo debian-sid"
+RELEASES="debian-12 debian-13 debian-13-bpo debian-13-dracut debian-sid"
 release_mirror=${BOOTPROBE_DEBIAN_MIRROR:-http://deb.debian.org}
 
 release_load() {
 	local m=$release_mirror kr=/usr/share/keyrings/debian-archive-keyring.gpg
-	release=$1 default_rel= kernel_pkg=linux-image-amd64 slowprobe=yes
+	release=$1 default_rel= kernel_pkg=linux-image-amd64 slowprobe=yes initrd_gen=initramfs-tools
+	slowprobe_rel=$1
 	case $1 in
 	debian | debian-12)
-		release=debian-12 suite=bookworm ;;
+		release=debian-12 suite=bookworm slowprobe_rel=debian-12 ;;
 	debian-13 | debian-13-bpo)
 		suite=trixie ;;
+	debian-13-dracut)
+		suite=trixie initrd_gen=dracut slowprobe_rel=debian-13 ;;
 	debian-sid)
 		suite=sid ;;
 	*)

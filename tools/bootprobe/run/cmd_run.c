@@ -61,6 +61,7 @@ void run__usage(FILE *out)
 "      --image IMAGE     lab (our kernel, busybox /init), or a Debian release's stock\n"
 "                        kernel, initramfs-tools and systemd on q35: debian (Debian 12,\n"
 "                        6.1), debian-13 (6.12), debian-13-bpo (trixie-backports 7.x),\n"
+"                        debian-13-dracut (6.12, its initrd made by dracut),\n"
 "                        debian-sid (make debian-image DEBIAN_RELEASE=IMAGE);\n"
 "                        default: the scenario's image, else lab\n"
 "      --root-image FILE a Debian image: the root disk (default build/IMAGE/root.img,\n"

@@ -41,6 +41,8 @@ static const struct guest_image_info guest_images[] = {
 	{ "debian-13", IMAGE_DEBIAN, "build/debian-13", "Debian 13, kernel 6.12" },
 	{ "debian-13-bpo", IMAGE_DEBIAN, "build/debian-13-bpo",
 	  "Debian 13, trixie-backports kernel 7.x" },
+	{ "debian-13-dracut", IMAGE_DEBIAN, "build/debian-13-dracut",
+	  "Debian 13, kernel 6.12, initrd by dracut" },
 	{ "debian-sid", IMAGE_DEBIAN, "build/debian-sid", "Debian sid" },
 };
 
@@ -61,7 +63,7 @@ const char *mode__image(const struct scenario *sc, const struct mode *m)
 
 const char *guest_image__names(void)
 {
-	return "lab, debian (= debian-12), debian-13, debian-13-bpo, debian-sid";
+	return "lab, debian (= debian-12), debian-13, debian-13-bpo, debian-13-dracut, debian-sid";
 }
 
 static void mode__free(struct mode *m)
