@@ -76,3 +76,64 @@ check "the median span within 0.03 ms of the kernel's own measure (${median:-?} 
 	test "${median:-$median_tol_ns}" -lt "$median_tol_ns" -a "$(wc -l <"$boot/accuracy.txt")" -eq $n
 check "the spans are the configured times, not one figure: $n distinct kernel measures" \
 	test "$(cut -d' ' -f4 "$boot/accuracy.txt" | sort -u | wc -l)" -eq $n
+
+# The default configuration: the collector starts beside the boot and the
+# probes before its programs are attached come from the boot-time trace
+# (the kprobe and kretprobe on really_probe()), those after from BPF.  The
+# same 23 probes are judged per instrument: the boot-time trace's each
+# within 1.5 ms (measured 36-69 us: its handlers run inside the kernel's
+# window), BPF's each within 0.25 ms and their median within 0.15 ms.
+# In five such boots BPF's median was either 9-15 us (as in wait mode) or
+# 67-101 us, with the boot-time trace's end events followed after the
+# cutover (docs/accuracy.md: what was tried, and what is not yet known).
+# The probes' own kretprobe is turned off once no probe is open, checked
+# through ends_followed_until.
+id=$(bp_run_id pt-accuracy-beside)
+pt_boot "$id" --devices $n --timeout 240 \
+	--mode "beside:slowprobe.probe_ms=$list slowprobe.nthreads=1 initcall_debug loglevel=8"
+boot=$BP_RESULTS/$id/boots/beside-001
+ev=$boot/events.jsonl
+check "beside: the boot completes" test "$(boot_outcome "$boot")" = ok
+pt_check_stream "beside: the event stream is whole" "$ev"
+# DEVICE NS START INSTRUMENT: "bpf" when both ends are BPF's, else "trace".
+pt_q "$ev" '[.[] | select(.type == "probe" and .driver == "slowprobe")] | .[] |
+	"\(.device) \(.duration_ns) \(.start_ns) \(if (.pre_collector or .start_from or .end_from)
+		then "trace" else "bpf" end)"' | sort >"$boot/spans.txt"
+sed -n 's/.*probe of \([0-9a-f:.]*\) returned [-0-9]* after \([0-9]*\) usecs.*/\1 \2/p' \
+	"$boot/console.log" | sort >"$boot/kernel-probes.txt"
+join "$boot/spans.txt" "$boot/kernel-probes.txt" >"$boot/accuracy.txt"
+check "beside: the kernel's measure and a span of each of the $n probes" \
+	test "$(wc -l <"$boot/accuracy.txt")" -eq $n
+# INSTRUMENT: LEAST MEDIAN WORST COUNT of kernel - span (ns); BPF's first apart.
+stats() {
+	awk -v i="$1" -v skip="${2:-}" '$4 == i && $1 != skip { print $5 * 1000 - $2 }' \
+		"$boot/accuracy.txt" | sort -n | awk '{ v[NR] = $1 }
+		END { if (!NR) { print "0 0 0 0"; exit }
+		      m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		      printf "%d %d %d %d\n", v[1], m, v[NR], NR }'
+}
+first_bpf=$(awk '$4 == "bpf"' "$boot/accuracy.txt" | sort -k3,3n | head -1 | cut -d' ' -f1)
+read -r t_least t_median t_worst t_n <<<"$(stats trace)"
+read -r b_least b_median b_worst b_n <<<"$(stats bpf "$first_bpf")"
+b_first=$(awk -v d="$first_bpf" '$1 == d { print $5 * 1000 - $2 }' "$boot/accuracy.txt")
+echo "# beside: $t_n spans from the boot-time trace: kernel - span least $t_least ns," \
+	"median $t_median ns, worst $t_worst ns; $((b_n + ${first_bpf:+1})) from BPF: the first" \
+	"(${first_bpf:-none}) ${b_first:-?} ns, the rest least $b_least, median $b_median, worst $b_worst ns"
+check "beside: both instruments timed some of the probes ($t_n trace, $((b_n + ${first_bpf:+1})) BPF)" \
+	test "$t_n" -gt 0 -a -n "$first_bpf"
+check "beside: every boot-time trace span within 1.5 ms of the kernel's measure ($t_least..$t_worst ns)" \
+	test "$t_least" -ge -1500000 -a "$t_worst" -le 1500000
+check "beside: no BPF span longer than the kernel's measure (+1 us; least $b_least ns)" \
+	test "$b_least" -ge -1000 -a "${b_first:--1000000}" -ge -1000
+check "beside: every BPF span but the first within 0.25 ms, the first within 1 ms" \
+	test "$b_worst" -le "$tol_ns" -a "${b_first:-$first_tol_ns}" -le "$first_tol_ns"
+check "beside: the median BPF span (the first apart) within 0.15 ms ($b_median ns)" \
+	test "$b_n" -gt 0 -a "$b_median" -lt 150000
+until=$(pt_q "$ev" '.[-1].boot_trace.after_cutover.ends_followed_until | to_entries |
+	map("\(.key)=\(.value)") | join(" ")')
+last_probe_end=$(pt_q "$ev" '[.[] | select(.type == "probe" and .end_from == "boot_trace") |
+	.start_ns + .duration_ns] | max // 0')
+echo "# beside: end events followed after the cutover, until (ns): ${until:-none}"
+check "beside: the probes' kretprobe followed no longer than the last probe open at the cutover" \
+	test "$(pt_q "$ev" '.[-1].boot_trace.after_cutover.ends_followed_until.probe_return // 0')" \
+	-le "${last_probe_end:-0}"

@@ -800,6 +800,10 @@ static const char *const end_events[] = {
 	"bootprobe/finit_module_ret", "bootprobe/init_module_ret",
 	"bootprobe/disk_added", "bootprobe/netdev_added",
 };
+/* The kind of span each of end_events[] ends. */
+static const enum boottrace_kind end_kinds[ARRAY_SIZE(end_events)] = {
+	BT_INITCALL, BT_PROBE, BT_MODULE, BT_MODULE, BT_DISK, BT_NETDEV,
+};
 
 /*
  * Write @value to tracefs/@rel (O_TRUNC or O_APPEND in @flags): false if
@@ -897,14 +901,41 @@ static bool open__any(const struct boottrace_open *op)
 	return false;
 }
 
+static bool open__any_of(const struct boottrace_open *op, enum boottrace_kind kind)
+{
+	int i;
+
+	for (i = 0; i < op->n; i++)
+		if (op->span[i].kind == kind && open__followed(&op->span[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Turn off each end event no open span of its kind waits for (@all: every
+ * one).  Once off it stays off: a kind's open spans only ever end.
+ */
+static void open__ends_off(struct boottrace_open *op, bool all)
+{
+	size_t i;
+
+	if (!op->disable)
+		return;
+	for (i = 0; i < ARRAY_SIZE(end_events); i++) {
+		if (op->ends_off & (1u << i) || (!all && open__any_of(op, end_kinds[i])))
+			continue;
+		events_off(op->dir_fd, &end_events[i], 1);
+		op->ends_off |= 1u << i;
+	}
+}
+
 void boottrace__stop(struct boottrace_open *op)
 {
 	if (!op || op->pipe_fd < 0)
 		return;
 	close(op->pipe_fd);
 	op->pipe_fd = -1;
-	if (op->disable)
-		events_off(op->dir_fd, end_events, ARRAY_SIZE(end_events));
+	open__ends_off(op, true);
 }
 
 void boottrace__finish(struct boottrace_open *op, struct boottrace_stats *st)
@@ -928,8 +959,7 @@ static void boottrace__follow_start(struct boottrace *bt, bool disable)
 	if (bt->clock_is_boot && open__any(op))
 		op->pipe_fd = tracefs_openat(op->dir_fd, "trace_pipe",
 					     O_RDONLY | O_NONBLOCK);
-	if (op->pipe_fd < 0 && disable)
-		events_off(op->dir_fd, end_events, ARRAY_SIZE(end_events));
+	open__ends_off(op, op->pipe_fd < 0);
 }
 
 int boottrace__emit(const char *tracefs, uint64_t attach_ns, bool disable,
@@ -1033,6 +1063,8 @@ static int open__end(struct boottrace_open *op, struct output *out,
 		return 0;
 	p->end_ns = ev->ts_ns;
 	p->end_from_trace = true;
+	if (ev->ts_ns > op->last_end_ns[ev->kind])
+		op->last_end_ns[ev->kind] = ev->ts_ns;
 	if (is_devnode(ev->kind)) {
 		o = devnode_json(p, ev->ts_ns, ev->ret, "boot", false);
 		output__write(out, o);
@@ -1140,6 +1172,8 @@ int boottrace__follow(struct boottrace_open *op, struct output *out,
 	op->nqueued = kept;
 	if (!open__any(op))
 		boottrace__stop(op);
+	else if (done)
+		open__ends_off(op, false);
 	return done;
 }
 
@@ -1341,6 +1375,27 @@ static json_object *args_stats_json(const struct boottrace_stats *st)
 	return o;
 }
 
+/*
+ * Per end event followed after the cutover, the last end it gave (ns, the
+ * trace's clock): it was on until then (and a poll later), its handlers
+ * running in every call of its function meanwhile.  The events no span
+ * waited for were turned off at the cutover and are not listed.
+ */
+static json_object *ends_until_json(const struct boottrace_open *op)
+{
+	json_object *o = json_object_new_object();
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(end_events); i++) {
+		uint64_t ns = op->last_end_ns[end_kinds[i]];
+
+		if (ns)
+			json_object_object_add(o, strchr(end_events[i], '/') + 1,
+					       json_object_new_int64(ns));
+	}
+	return o;
+}
+
 /* What was still open at the cutover, and how it ended. */
 static json_object *open__stats_json(const struct boottrace_open *op)
 {
@@ -1358,6 +1413,7 @@ static json_object *open__stats_json(const struct boottrace_open *op)
 	json_object_object_add(o, "lines_after_cutover",
 			       json_object_new_int64(op->lines_after));
 	json_object_object_add(o, "lost", json_object_new_int64(op->lost));
+	json_object_object_add(o, "ends_followed_until", ends_until_json(op));
 	return o;
 }
 

@@ -107,8 +107,10 @@ struct boottrace_span {
  * The spans open at the cutover.  A call already running when a BPF
  * program attaches never reaches its fexit (the trampoline wraps only the
  * calls that enter after it), so their ends come from the boot-time
- * kretprobes and initcall_finish, which stay enabled and are read from
- * trace_pipe until the last open span has ended.
+ * kretprobes and initcall_finish, read from trace_pipe.  Each end event
+ * stays enabled while a span of its kind is open, no longer: the
+ * probes' kretprobe left on runs its handlers in every later probe,
+ * outside BPF's span (docs/accuracy.md).
  */
 struct boottrace_open {
 	int n;
@@ -116,6 +118,7 @@ struct boottrace_open {
 	int pipe_fd;		/* tracefs/trace_pipe, -1 once nothing is open */
 	int dir_fd;		/* tracefs, until boottrace__end() (-1: none) */
 	bool disable;		/* turn the followed events off at the end */
+	unsigned int ends_off;	/* end events turned off (bit per event) */
 	uint64_t attach_ns;
 	size_t len;
 	char buf[8192];		/* a partial line of trace_pipe */
@@ -132,6 +135,7 @@ struct boottrace_open {
 		uint64_t end_ns;
 	} claimed[64];
 	uint64_t ends_from_trace;	/* records written from trace_pipe */
+	uint64_t last_end_ns[BT_NETDEV + 1];	/* per kind: the last end read */
 	uint64_t duplicates;	/* BPF records of an end already written */
 	uint64_t lines_after;	/* trace_pipe lines after the cutover */
 	uint64_t lost;		/* open spans, ends or lines that did not fit:
