@@ -1108,7 +1108,7 @@ static json_object *collector__attachments(struct collector *c)
 	json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "sent", json_object_new_int64(c->attach.sent));
-	json_object_object_add(o, "truncated", json_object_new_int64(c->attach.truncated));
+	json_object_object_add(o, "cut", json_object_new_int64(c->attach.truncated));
 	json_object_object_add(o, "skipped", json_object_new_int64(c->attach.skipped));
 	if (c->attach_err)
 		json_object_object_add(o, "error", json_object_new_string(
