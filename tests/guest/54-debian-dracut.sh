@@ -63,10 +63,12 @@ check "$t: the trailer shows no drops" \
 	test "$(jq -r 'select(.type == "trailer") | "\(.bpf_drops) \(.events_dropped)"' "$ev")" = "0 0"
 bad=$(jq -s -r '[.[] | select(.type == "probe") | "\(.device) \(.driver)"] as $p |
 	[.[] | select(.type == "devnode" and .ret == 0) |
-	 select(.name == "" or .bound_driver == "" or
-		("\(.bound_device) \(.bound_driver)" | IN($p[]) | not)) |
+	 select(.name == "" or (.bound_driver != "" and
+		("\(.bound_device) \(.bound_driver)" | IN($p[]) | not))) |
 	 "\(.name):\(.bound_device):\(.bound_driver)"] | join(" ")' "$ev")
 ndev=$(jq -s '[.[] | select(.type == "devnode" and .ret == 0)] | length' "$ev")
+# As 53: an interface no driver made (lo, in each network namespace
+# systemd makes for a sandboxed service) names none.
 check "$t: every disk and interface ($ndev) named, made by a driver's probe the stream saw ($bad)" \
 	test "$ndev" -gt 0 -a -z "$bad"
 for nd in vda:virtio_blk nvme0n1:nvme; do
@@ -119,7 +121,7 @@ check "$t: bootprobe report writes a report" "$BP" report "$BP_RESULTS/$id" -o "
 check "$t: report.md exists and names no damaged boot" \
 	sh -c "test -s '$rep/report.md' && ! grep -qi 'damaged' '$rep/report.md'"
 check "$t: report.md says dracut made the initrd of each mode" \
-	test "$(grep -cE "^\| (sync \(baseline\)|kill-initrd|kill-root) \| $gen \|" "$rep/report.md")" = 3
+	test "$(grep -cE "^\| (sync( \(baseline\))?|kill-initrd|kill-root) \| $gen \|" "$rep/report.md")" = 3
 sd=$(jq -r '.modes.sync.phases.systemd_analyze.to_systemd_s.median // empty' "$rep/summary.json")
 bp=$(jq -r '.modes.sync.phases.bootprobe.to_systemd_s.median // empty' "$rep/summary.json")
 echo "# $t: kernel start to systemd in the root: bootprobe $bp s, systemd-analyze $sd s"

@@ -90,7 +90,7 @@ for f in /usr/sbin/probetrace /usr/share/man/man8/probetrace.8.gz $i/hooks/bootp
 	$i/scripts/init-top/bootprobe $i/scripts/init-bottom/bootprobe \
 	$i/scripts/local-bottom/bootprobe $i/scripts/nfs-bottom/bootprobe /usr/lib/bootprobe/finish \
 	/usr/lib/bootprobe/start /usr/lib/bootprobe/wait $m/module-setup.sh $m/bootprobe-start.sh \
-	$m/bootprobe-handover.sh $m/bootprobe-collector.service $m/bootprobe-handover.service \
+	$m/bootprobe-handover.sh $m/bootprobe-handover.service /usr/lib/systemd/system/bootprobe-collector.service \
 	/usr/lib/bootprobe/bootprobe-gather \
 	/usr/lib/systemd/system/bootprobe-finish.service /usr/share/doc/bootprobe-collector/copyright; do
 	check "bootprobe-collector holds $f" has "$tmp/col.list" "$f"

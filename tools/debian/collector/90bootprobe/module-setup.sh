@@ -38,8 +38,9 @@ install() {
     # which the shell passes as argv[0].
     mkdir -p "$initdir/usr/lib/bootprobe/argv0"
     ln -sfn /usr/sbin/probetrace "$initdir/usr/lib/bootprobe/argv0/@probetrace"
-    inst_simple "$moddir/bootprobe-collector.service" \
-        "$systemdsystemunitdir/bootprobe-collector.service"
+    # The root has the same unit (the package's, never enabled there), so
+    # that the root's systemd keeps it running after switch-root.
+    inst_simple "$systemdsystemunitdir/bootprobe-collector.service"
     inst_simple "$moddir/bootprobe-handover.service" \
         "$systemdsystemunitdir/bootprobe-handover.service"
     $SYSTEMCTL -q --root "$initdir" add-wants initrd.target bootprobe-collector.service
