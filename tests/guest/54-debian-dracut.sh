@@ -4,15 +4,24 @@
 # package's dracut module (90bootprobe) starting probetrace from
 # bootprobe-collector.service before systemd-udevd, and the collector
 # living on through switch-root (argv[0] "@probetrace", IgnoreOnIsolate)
-# until the root's bootprobe-finish.service ends its stream.  Three boots:
-#   sync         the same checks as the initramfs-tools images (50, 53)
-#   kill-initrd  slowprobe (in the initrd on purpose) loaded by the
-#                initrd's systemd-udevd (bootprobe.slowprobe=initrd), with
-#                the collector waited for (bootprobe.collector=wait)
-#   kill-root    slowprobe loaded by the root's systemd-udevd
-# both with a 3 s udev.event_timeout against a 5 s probe, as 51: which
-# udevd sent the SIGKILL is read from the stream (before or after PID 1's
-# exec of the root's systemd at switch-root, and the sender's pid).
+# until the root's bootprobe-finish.service ends its stream.  Four boots:
+#   sync             the same checks as the initramfs-tools images (50, 53)
+#   kill-initrd      slowprobe (in the initrd on purpose) loaded by the
+#                    initrd's systemd-udevd (bootprobe.slowprobe=initrd), with
+#                    the collector waited for (bootprobe.collector=wait)
+#   kill-root        slowprobe loaded by the root's systemd-udevd
+#   kill-root-extra  the same with udevd's own extra time before a kill
+# systemd-udevd 256 and later (trixie has 257) kill a worker 10 s after the
+# event timeout, not at it ($SYSTEMD_UDEV_EXTRA_TIMEOUT_SEC, default 10 s;
+# docs/debian.md, "When systemd-udevd kills"): 51's 3 s timeout against a
+# 5 s probe (Debian 12, udevd 252) kills nothing here.  kill-initrd and
+# kill-root keep 51's settings and set the extra time to 0 with
+# systemd.setenv= (PID 1 passes it to udevd, in the initrd and in the root)
+# to kill as 252 does, before 5 s; kill-root-extra leaves udevd's default,
+# a 1 s timeout against a 13 s probe, and checks the kill came 8 s or more
+# into finit_module (1 + 10 s from the event's dispatch, 1 s accuracy).
+# Which udevd sent the SIGKILL is read from the stream (before or after
+# PID 1's exec of the root's systemd at switch-root, and the sender's pid).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
@@ -30,10 +39,17 @@ check "$t: image.json names dracut as the initrd's generator" test "${gen%% *}" 
 
 id=$(bp_run_id "$image")
 conf=$BP_RESULTS/$id.conf
-kill="udev.event_timeout=3 slowprobe.probe_ms=5000 slowprobe.kthread_at_ms=5000"
+# noextra: as 51 (Debian 12), with udevd's extra time set to 0.  extra:
+# udevd's default, the kill 1 + 10 s after the event's dispatch, before
+# the probe creates its thread at 13 s and well before the stream's end
+# (the root's udevd loads slowprobe about 4 s after multi-user.target).
+noextra="udev.event_timeout=3 slowprobe.probe_ms=5000 slowprobe.kthread_at_ms=5000"
+noextra="$noextra systemd.setenv=SYSTEMD_UDEV_EXTRA_TIMEOUT_SEC=0"
+extra="udev.event_timeout=1 slowprobe.probe_ms=13000 slowprobe.kthread_at_ms=13000"
 printf '%s\n' "[scenario]" "name = $image" "image = $image" "[mode sync]" \
-	"[mode kill-initrd]" "devices = 1" "cmdline = bootprobe.slowprobe=initrd bootprobe.collector=wait $kill" \
-	"[mode kill-root]" "devices = 1" "cmdline = $kill" >"$conf"
+	"[mode kill-initrd]" "devices = 1" "cmdline = bootprobe.slowprobe=initrd bootprobe.collector=wait $noextra" \
+	"[mode kill-root]" "devices = 1" "cmdline = $noextra" \
+	"[mode kill-root-extra]" "devices = 1" "cmdline = $extra" >"$conf"
 bp_run "$id" --scenario "$conf" --boots 1 --timeout 600
 b=$BP_RESULTS/$id/boots/sync-001
 ev=$b/events.jsonl
@@ -121,7 +137,7 @@ check "$t: bootprobe report writes a report" "$BP" report "$BP_RESULTS/$id" -o "
 check "$t: report.md exists and names no damaged boot" \
 	sh -c "test -s '$rep/report.md' && ! grep -qi 'damaged' '$rep/report.md'"
 check "$t: report.md says dracut made the initrd of each mode" \
-	test "$(grep -cE "^\| (sync( \(baseline\))?|kill-initrd|kill-root) \| $gen \|" "$rep/report.md")" = 3
+	test "$(grep -cE "^\| (sync( \(baseline\))?|kill-initrd|kill-root|kill-root-extra) \| $gen \|" "$rep/report.md")" = 4
 sd=$(jq -r '.modes.sync.phases.systemd_analyze.to_systemd_s.median // empty' "$rep/summary.json")
 bp=$(jq -r '.modes.sync.phases.bootprobe.to_systemd_s.median // empty' "$rep/summary.json")
 echo "# $t: kernel start to systemd in the root: bootprobe $bp s, systemd-analyze $sd s"
@@ -135,7 +151,16 @@ kill_sender() {
 	jq -r 'select(.type == "signal_generate" and .sig == 9 and
 		.target_state.module_load.name == "slowprobe") | "\(.ts_ns) \(.pid) \(.comm)"' "$1" | head -1
 }
-for m in kill-initrd kill-root; do
+# kill_in_finit_ms EVENTS KILL_NS: how long the worker had been in
+# finit_module(slowprobe) when the SIGKILL was sent, in ms.
+kill_in_finit_ms() {
+	jq -r --argjson k "$2" 'select(.type == "module_load" and .name == "slowprobe") |
+		(($k - .start_ns) / 1000000 | floor)' "$1" | head -1
+}
+# MODE:SIDE:TIMEOUT:EXTRA: which udevd loads slowprobe, udev.event_timeout,
+# whether udevd's 10 s extra stands.
+for mse in kill-initrd:initrd:3:none kill-root:root:3:none kill-root-extra:root:1:extra; do
+	IFS=: read -r m side tmo extra <<<"$mse"
 	bk=$BP_RESULTS/$id/boots/$m-001
 	evk=$bk/events.jsonl
 	tk="$image $m"
@@ -156,8 +181,17 @@ for m in kill-initrd kill-root; do
 		test "$(jq -r 'select(.type == "module_load" and .name == "slowprobe") | .comm' "$evk" |
 			head -1)" = '(udev-worker)'
 	check "$tk: systemd-udevd sent the SIGKILL to that worker" test "${k_comm:-}" = systemd-udevd
-	check "$tk: the SIGKILL came from the ${m#kill-}'s udevd (before or after switch-root: $where)" \
-		test "$where" = "${m#kill-}"
+	check "$tk: the SIGKILL came from the $side's udevd (before or after switch-root: $where)" \
+		test "$where" = "$side"
+	in_ms=$(kill_in_finit_ms "$evk" "${k_ns:-0}")
+	echo "# $tk: the worker had been in finit_module(slowprobe) for ${in_ms:-?} ms when killed"
+	if [ "$extra" = extra ]; then
+		check "$tk: killed 8 s or more into finit_module, not at the $tmo s timeout (udevd's 10 s extra; ${in_ms:-none} ms)" \
+			test -n "$in_ms" -a "${in_ms:-0}" -ge 8000 -a "${in_ms:-0}" -lt 13000
+	else
+		check "$tk: with SYSTEMD_UDEV_EXTRA_TIMEOUT_SEC=0 killed before 5 s into finit_module (${in_ms:-none} ms)" \
+			test -n "$in_ms" -a "${in_ms:-0}" -ge 0 -a "${in_ms:-0}" -lt 5000
+	fi
 	# The initrd's udevd is stopped at switch-root: the root's is another process.
 	root_udevd=$(jq -r --argjson s "${sw:-0}" 'select(.ts_ns > $s and .comm == "systemd-udevd") | .tgid' \
 		"$evk" | head -1)
@@ -175,7 +209,7 @@ for m in kill-initrd kill-root; do
 			test "$(jq -r 'select(.type == "header") | .idle_start' "$evk")" = false
 	fi
 	check "$tk: explain names udevd's SIGKILL to the worker in finit_module and the probe" \
-		grep -Eq '^kill [0-9]+: systemd-udevd \[[0-9]+\] sent SIGKILL at [0-9.]+ s to \(udev-worker\) \[[0-9]+\] after the udev event timeout \(3 s\); the worker was in finit_module\(slowprobe\) for [0-9.]+ s, in probe of [0-9a-f:.]+ \(slowprobe\)' \
+		grep -Eq '^kill [0-9]+: systemd-udevd \[[0-9]+\] sent SIGKILL at [0-9.]+ s to \(udev-worker\) \[[0-9]+\] after the udev event timeout \('"$tmo"' s\); the worker was in finit_module\(slowprobe\) for [0-9.]+ s, in probe of [0-9a-f:.]+ \(slowprobe\)' \
 		"$bk/explain.txt"
 	check "$tk: kthread_create() returned -EINTR and the probe failed with it" \
 		grep -Eq '; kthread_create returned -EINTR at [0-9.]+ s; the probe failed \(-EINTR\)' "$bk/explain.txt"
