@@ -8,7 +8,7 @@
 # than the error the model may have: 10 % of the median boot time, 20 % of
 # the median probe phase.  A run's rows replace that run's rows.
 #
-# usage: bench/async-calibration.sh [lab|debian|both] [-- bootprobe run options]
+# usage: bench/async-calibration.sh [lab|debian|debian-13|both] [-- bootprobe run options]
 #   bench/async-calibration.sh both          # make bench-async
 #   bench/async-calibration.sh lab -- --boots 30
 # Then rebuild (make), commit results/whatif-calibration.csv and the runs'
@@ -24,8 +24,9 @@ which=${1:-both}
 case $which in
 lab) kinds=lab ;;
 debian) kinds=debian ;;
+debian-13) kinds=debian-13 ;;	# Debian 13's 6.12 alone
 both) kinds="lab debian" ;;
-*) die "want lab, debian or both, not '$which'" ;;
+*) die "want lab, debian, debian-13 or both, not '$which'" ;;
 esac
 command -v jq >/dev/null || die "jq is needed to read the reports (make deps-test)"
 table=results/whatif-calibration.csv
