@@ -2,7 +2,7 @@
 /*
  * The what-if model (docs/whatif.md) on synthetic boots whose answer is
  * known by construction: two probes that sleep side by side, two that
- * compute on one CPU, a unit waiting on a disk a slow probe made; and the
+ * compute on one CPU, the lab's end waiting for a worker's probes, a unit waiting on a disk a slow probe made; and the
  * calibration table that decides whether an unjudged prediction is shown.
  */
 #include "check.h"
@@ -40,6 +40,14 @@ static char *modload_by(int pid, const char *comm, const char *mod, double s, do
 static char *modload(int pid, const char *mod, double s, double e)
 {
 	return modload_by(pid, "(udev-worker)", mod, s, e);
+}
+
+/* A udev worker's load that failed with @ret: the record has no module name. */
+static char *modload_failed(int pid, double s, double e, int ret)
+{
+	return xasprintf("{\"type\":\"module_load\",\"ts_ns\":%.0f,\"pid\":%d,\"comm\":"
+			 "\"(udev-worker)\",\"name\":\"\",\"start_ns\":%.0f,\"end_ns\":%.0f,"
+			 "\"ret\":%d}\n", e * 1e9, pid, s * 1e9, e * 1e9, ret);
 }
 
 static char *devnode(const char *name, const char *drv, const char *dev, double t)
@@ -129,6 +137,75 @@ static void computing_on_one_cpu(void)
 	CHECK(near(w.pred_boot_s[WI_COMPUTING], 5.1),
 	      "module-async on one CPU, computing: the probes take the worker's CPU, 5.1 s (%g)",
 	      w.pred_boot_s[WI_COMPUTING]);
+	whatif_boot__free(&w);
+	boot_data__free(b);
+}
+
+/*
+ * The calibration lab's shape: udev's worker 44 loads slowprobe (2.25-12.85),
+ * whose driver probes four devices in a row, 6, 2, 1.5 and 1 s (2.3-12.8);
+ * workers 45, 47 and 49, one event per device, load it too and wait for it,
+ * failing with -EEXIST just after it ends (12.86, 12.87, 12.88).  udev's queue
+ * is empty at 12.9 ("coldplug done"), /init saw the 4 devices probed at
+ * 12.92.  With @other, worker 51 loads a module of no probe until 12.89.
+ */
+static struct boot_data *lab_coldplug(bool devices_mark, bool other)
+{
+	struct boot_data *b = boot_of((char *[]){
+		probe(44, "slowprobe", "0000:00:03.0", "slowprobe", 2.3, 8.3),
+		probe(44, "slowprobe", "0000:00:04.0", "slowprobe", 8.3, 10.3),
+		probe(44, "slowprobe", "0000:00:05.0", "slowprobe", 10.3, 11.8),
+		probe(44, "slowprobe", "0000:00:06.0", "slowprobe", 11.8, 12.8),
+		modload(44, "slowprobe", 2.25, 12.85),
+		modload_failed(45, 2.24, 12.86, -17),
+		modload_failed(47, 2.26, 12.87, -17),
+		modload_failed(49, 2.27, 12.88, -17),
+		other ? modload(51, "quiet", 2.2, 12.89) : NULL,
+		NULL });
+
+	b->coldplug_done_s = 12.9;
+	b->devices_done_s = devices_mark ? 12.92 : NAN;
+	return b;
+}
+
+static void lab_end_moves(void)
+{
+	struct boot_data *b = lab_coldplug(true, false);
+	struct whatif_boot w;
+
+	CHECK(near(boot_data__boot_time(b), 12.92), "the synthetic lab boot ends at 12.92 s");
+	CHECK(!whatif__predict(b, 1, WI_DRIVER_ASYNC, &w), "the lab boot is predicted");
+	CHECK(near(w.pred_boot_s[WI_SLEEPING], 12.92 - 4.5),
+	      "driver-async: the load waits for its longest probe, 4.5 s less, and the workers "
+	      "waiting for it with it; udev's queue and /init's mark move by 4.5 s: 8.42 s (%g)",
+	      w.pred_boot_s[WI_SLEEPING]);
+	CHECK(near(w.pred_boot_s[WI_COMPUTING], 12.92),
+	      "on one CPU, computing probes gain nothing: 12.92 s (%g)", w.pred_boot_s[WI_COMPUTING]);
+	whatif_boot__free(&w);
+	CHECK(!whatif__predict(b, 1, WI_MODULE_ASYNC, &w) &&
+	      near(w.pred_boot_s[WI_SLEEPING], 12.92 - 4.5),
+	      "module-async: the queue empties at once, /init's mark waits for the 6 s probe, "
+	      "4.5 s earlier: 8.42 s (%g)", w.pred_boot_s[WI_SLEEPING]);
+	whatif_boot__free(&w);
+	boot_data__free(b);
+
+	b = lab_coldplug(false, false);
+	CHECK(!whatif__predict(b, 1, WI_DRIVER_ASYNC, &w) &&
+	      near(w.pred_boot_s[WI_SLEEPING], 12.9 - 4.5),
+	      "without /init's mark, udev's queue alone moves by the thread's gain: 8.4 s (%g)",
+	      w.pred_boot_s[WI_SLEEPING]);
+	whatif_boot__free(&w);
+	CHECK(!whatif__predict(b, 1, WI_MODULE_ASYNC, &w) && near(w.pred_boot_s[WI_SLEEPING], 8.3),
+	      "module-async: the queue is empty at 2.4 s, the boot ends with the 6 s probe at "
+	      "8.3 s (%g)", w.pred_boot_s[WI_SLEEPING]);
+	whatif_boot__free(&w);
+	boot_data__free(b);
+
+	b = lab_coldplug(false, true);
+	CHECK(!whatif__predict(b, 1, WI_DRIVER_ASYNC, &w) &&
+	      near(w.pred_boot_s[WI_SLEEPING], 12.9),
+	      "a worker's load of no probe that ends at 12.89 s still holds udev's queue: "
+	      "12.9 s (%g)", w.pred_boot_s[WI_SLEEPING]);
 	whatif_boot__free(&w);
 	boot_data__free(b);
 }
@@ -292,6 +369,7 @@ int main(void)
 {
 	sleeping_in_parallel();
 	computing_on_one_cpu();
+	lab_end_moves();
 	unit_waits_on_disk();
 	initramfs_wait();
 	modes_and_cpus();

@@ -18,6 +18,7 @@
  */
 #include "whatif.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +140,7 @@ struct wi_boot {
 	double *ig_end, *ig_sum;
 	int nig;
 	int *dn_probe;		/* the probe (index) that made each devnode, -1 if none */
+	int *ml_waited;		/* the load (index) each module load waited for, -1 if none */
 	double exec_gain;	/* systemd: PID 1's exec moved this much earlier */
 };
 
@@ -542,10 +544,81 @@ static void wi_replay(struct wi_boot *w)
 
 /* ---- what the boot waited for ---------------------------------------------------------- */
 
-/* When a module load ended, predicted: its thread's later start less its groups' saving. */
+static const struct boot_data *load_ctx;
+
+static int cmp_load_end(const void *a, const void *b)
+{
+	const struct module_load *x = &load_ctx->modloads[*(const int *)a];
+	const struct module_load *y = &load_ctx->modloads[*(const int *)b];
+
+	return (x->end_ns > y->end_ns) - (x->end_ns < y->end_ns);
+}
+
+/*
+ * The load each failed one waited for.  A second load of a module that is
+ * still loading waits until it is live, then fails with -EEXIST (6.1's
+ * add_unformed_module(): udev's workers, one event per device of a driver,
+ * all load it at once).  The record of a failed load has no name: the load
+ * waited for is the last one that succeeded on another thread and ended
+ * within the failed one's span.  Lab boots only: the systemd path (PID 1's
+ * exec after the initramfs's settle) takes each load's own thread.
+ */
+static void wi_load_waits(struct wi_boot *w)
+{
+	const struct boot_data *b = w->b;
+	int *idx = xcalloc(b->nr_modloads + 1, sizeof(*idx)), n = 0;
+
+	w->ml_waited = xcalloc(b->nr_modloads + 1, sizeof(*w->ml_waited));
+	for (int i = 0; i < b->nr_modloads; i++)
+		w->ml_waited[i] = -1;
+	if (whatif_kind__of(b) == WI_SYSTEMD) {
+		free(idx);
+		return;
+	}
+	for (int i = 0; i < b->nr_modloads; i++)
+		if (!b->modloads[i].ret && b->modloads[i].end_ns >= b->modloads[i].start_ns)
+			idx[n++] = i;
+	load_ctx = b;
+	qsort(idx, n, sizeof(*idx), cmp_load_end);
+	for (int i = 0; i < b->nr_modloads; i++) {
+		const struct module_load *l = &b->modloads[i];
+		int lo = 0, hi = n;
+
+		if (l->ret != -EEXIST || l->end_ns < l->start_ns)
+			continue;
+		/* the loads ended by its end, latest first, back to its start */
+		while (lo < hi) {
+			int mid = (lo + hi) / 2;
+
+			if (b->modloads[idx[mid]].end_ns <= l->end_ns)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		while (--lo >= 0 && b->modloads[idx[lo]].end_ns >= l->start_ns) {
+			if (b->modloads[idx[lo]].pid != l->pid) {
+				w->ml_waited[i] = idx[lo];
+				break;
+			}
+		}
+	}
+	free(idx);
+}
+
+/*
+ * When a module load ended, predicted: its thread's later start less its
+ * groups' saving; one that waited for another thread's load ends as long
+ * after that load as it did in the sync boot, and not before it started.
+ */
 static double load_end(const struct wi_boot *w, const struct module_load *l)
 {
-	return l->end_ns / 1e9 - wi_shift(w, l->pid, l->end_ns / 1e9);
+	int k = w->ml_waited[l - w->b->modloads];
+	const struct module_load *o = k >= 0 ? &w->b->modloads[k] : NULL;
+	double s = l->start_ns / 1e9, t = l->end_ns / 1e9;
+
+	if (!o)
+		return t - wi_shift(w, l->pid, t);
+	return fmax(s - wi_shift(w, l->pid, s), t - wi_shift(w, o->pid, o->end_ns / 1e9));
 }
 
 /* Probes by driver, device and start (indexes into w->p): the devnodes' look-up. */
@@ -851,6 +924,7 @@ static void wi_free(struct wi_boot *w)
 	free(w->ig_end);
 	free(w->ig_sum);
 	free(w->dn_probe);
+	free(w->ml_waited);
 }
 
 /* Everything the replays share: groups, the CPUs' use, the gains' indexes, the devnodes' probes. */
@@ -863,6 +937,7 @@ static void wi_prepare(struct wi_boot *w)
 	w->ig_end = xcalloc(w->ng + 1, sizeof(*w->ig_end));
 	w->ig_sum = xcalloc(w->ng + 1, sizeof(*w->ig_sum));
 	wi_devnode_probes(w);
+	wi_load_waits(w);
 }
 
 int whatif__predict(const struct boot_data *b, int cpus, enum whatif_mode mode,
