@@ -689,6 +689,10 @@ static void udev_settings(void)
 		{ "x=1", 180 },
 		{ "udev.event_timeout=3", 3 },
 		{ "udev.event_timeout=2500ms", 2.5 },
+		/* systemd's parse_sec(): units, several of them, a fraction alone */
+		{ "udev.event_timeout=1min30s", 90 },
+		{ "udev.event_timeout=.5", 0.5 },
+		{ "udev.event_timeout=3.x", 180 },
 		{ "bootprobe.udev_conf_event_timeout=18", 18 },
 		{ "bootprobe.udev_conf_event_timeout=18 udev.event_timeout=3", 3 },
 		{ "bootprobe.udev_conf_event_timeout=3 bootprobe.rules_event_timeout=18", 3 },
