@@ -60,6 +60,7 @@ static void full_boot(struct boot_file *f, bool exited)
 	f->kernel_release = "6.1.0-57-amd64";
 	f->kernel_package = "6.1.192-3";
 	f->initrd_generator = "initramfs-tools 0.142+deb12u3";
+	f->udev_version = "252.39-1~deb12u2";
 	f->machine = "Test 3000";
 	f->imported_from = "a.jsonl";
 	f->qemu_cmdline = "qemu -x";
@@ -310,6 +311,8 @@ static void initrd_generator(void)
 	CHECK(!boot_file__parse(&back, text, strlen(text), "boot.json", err, sizeof(err)) &&
 	      !strcmp(str(back.initrd_generator), "dracut 106-6"),
 	      "boot.json's initrd_generator (dracut 106-6) reads back");
+	CHECK(!strcmp(str(back.udev_version), "252.39-1~deb12u2"),
+	      "boot.json's udev_version (252.39-1~deb12u2) reads back");
 	boot_file__free(&back);
 	json_object_put(o);
 	boot_file__init(&f);

@@ -215,6 +215,7 @@ struct json_object *boot_file__json(const struct boot_file *f)
 	put_str(o, "kernel_release", f->kernel_release);
 	put_str(o, "kernel_package", f->kernel_package);
 	put_str(o, "initrd_generator", f->initrd_generator);
+	put_str(o, "udev_version", f->udev_version);
 	put_str(o, "machine", f->machine);
 	put_str(o, "imported_from", f->imported_from);
 	put_str(o, "qemu_cmdline", f->qemu_cmdline);
@@ -291,6 +292,7 @@ int boot_file__parse(struct boot_file *f, const char *text, size_t len, const ch
 	f->kernel_release = get_str(o, "kernel_release");
 	f->kernel_package = get_str(o, "kernel_package");
 	f->initrd_generator = get_str(o, "initrd_generator");
+	f->udev_version = get_str(o, "udev_version");
 	f->machine = get_str(o, "machine");
 	f->imported_from = get_str(o, "imported_from");
 	f->qemu_cmdline = get_str(o, "qemu_cmdline");

@@ -79,6 +79,8 @@ struct boot_file {
 	const char *image, *kernel_release, *kernel_package;
 	/* what made the image's initrd: "initramfs-tools 0.148.3", "dracut 106-6" */
 	const char *initrd_generator;
+	/* the image's udev package ("257.13-1~deb13u1"): when udevd kills */
+	const char *udev_version;
 	const char *machine, *imported_from;	/* bootprobe import's */
 	const char *qemu_cmdline;
 	long devices;			/* test devices; -1 unknown */

@@ -54,15 +54,15 @@ static void boot_file__settings(struct boot_file *f, struct boot_settings *s,
 }
 
 /*
- * The image's release, uname -r, the kernel package's version and what
- * made its initrd ("dracut 106-6": initrd.generator and .version, when the
+ * The image's release, uname -r, the kernel package's version, its udev
+ * package's version and what made its initrd ("dracut 106-6": initrd.generator and .version, when the
  * image.json has them), from image.json (@info); *@pkg_name and *@initrd
  * are strings to free.
  */
 static void boot_file__image(struct boot_file *f, struct json_object *info, char **pkg_name,
 			     char **initrd)
 {
-	struct json_object *kpkg = NULL, *gen = jget(info, "initrd");
+	struct json_object *kpkg = NULL, *gen = jget(info, "initrd"), *udev;
 
 	f->image = jstr(info, "image");
 	f->kernel_release = jstr(info, "kernel_release");
@@ -70,6 +70,9 @@ static void boot_file__image(struct boot_file *f, struct json_object *info, char
 	kpkg = jget(jget(info, "packages"), *pkg_name);
 	if (kpkg && json_object_is_type(kpkg, json_type_string))
 		f->kernel_package = json_object_get_string(kpkg);
+	udev = jget(jget(info, "packages"), "udev");
+	if (udev && json_object_is_type(udev, json_type_string))
+		f->udev_version = json_object_get_string(udev);
 	if (*jstr(gen, "generator"))
 		f->initrd_generator = *initrd = *jstr(gen, "version") ?
 			xasprintf("%s %s", jstr(gen, "generator"), jstr(gen, "version")) :
