@@ -11,6 +11,7 @@
 #include "sdanalyze.h"
 #include "text.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
@@ -1434,6 +1435,15 @@ static bool console_refuse(struct boot_data *b, const char *label, int lineno,
 #define COUNT_OK(x, y) (!console_refuse(b, label, lineno, FR_DEVICE_COUNT, (x)) && \
 			!console_refuse(b, label, lineno, FR_DEVICE_COUNT, (y)))
 
+/* The version word at @p ("257.13-1~deb13u1") into @dst of NAME_LEN, if it starts with a digit. */
+static void version_word(char *dst, const char *p)
+{
+	size_t n = strcspn(p, " \t\r\n");
+
+	if (isdigit((unsigned char)*p) && n < NAME_LEN)
+		snprintf(dst, NAME_LEN, "%.*s", (int)n, p);
+}
+
 static void console_line(struct boot_data *b, const char *line, struct console_state *st)
 {
 	const char *label = st->label, *rest, *p;
@@ -1507,6 +1517,13 @@ static void console_line(struct boot_data *b, const char *line, struct console_s
 	} else if (!strncmp(rest, "systemd[1]: systemd ", 20) &&
 		   strstr(rest, " running in system mode") && isnan(b->systemd_start_s)) {
 		b->systemd_start_s = t;
+		if (!*b->systemd_log_version)
+			version_word(b->systemd_log_version, rest + 20);
+	} else if ((p = strstr(rest, "Starting systemd-udevd version ")) ||
+		   ((p = strstr(rest, "udevd[")) && (p = strstr(p, "]: starting version ")))) {
+		/* 252, 257: "Starting systemd-udevd version V"; up to 246 "starting version V" */
+		if (!*b->udevd_log_version)
+			version_word(b->udevd_log_version, strstr(p, "version ") + 8);
 	} else if (sscanf(rest, "bootprobe: system %*[a-z-]; multi-user.target reached at %lf",
 			  &v) == 1 && MARK_OK(v)) {
 		/* systemd's own timestamp; 0 when the target was never reached */
@@ -1822,7 +1839,59 @@ static void boot_data__settings(struct boot_data *b, const struct boot_file *f,
 		     field_ranges[FR_EVENT_TIMEOUT].min, field_ranges[FR_EVENT_TIMEOUT].max);
 	b->event_timeout_s = isnan(f->udev_event_timeout_s) ? s.udev_event_timeout_s
 							    : f->udev_event_timeout_s;
+	if (s.extra_ignored)
+		warn(b, "%s: kernel_cmdline: systemd.setenv=SYSTEMD_UDEV_EXTRA_TIMEOUT_SEC=%s is no "
+		     "time up to 5 h: udevd 256 and later ignore it and keep their 10 s", label,
+		     s.extra_set);
+	copy(b->udev_version, f->udev_version ? f->udev_version : "");
 	copy(b->kill_policy, f->kill_policy ? f->kill_policy : s.kill_policy);
+}
+
+/* The systemd release of a version ("257.13-1~deb13u1": 257), 0 if none. */
+static int systemd_release(const char *v)
+{
+	const char *colon = strchr(v, ':');	/* a Debian epoch */
+	long n;
+	char *end;
+
+	if (colon)
+		v = colon + 1;
+	n = strtol(v, &end, 10);
+	return end == v || n <= 0 || n > 100000 ? 0 : (int)n;
+}
+
+void boot_data__udev_deadline(const struct boot_data *b, struct udev_deadline *d)
+{
+	struct boot_settings s;
+
+	boot_settings__from_cmdline(&s, b->kernel_cmdline);
+	memset(d, 0, sizeof(*d));
+	d->timeout_s = b->event_timeout_s;
+	d->extra_if_new_s = s.udev_extra_timeout_s;
+	snprintf(d->extra_set, sizeof(d->extra_set), "%s", s.extra_set);
+	d->extra_ignored = s.extra_ignored;
+	d->version = "";
+	d->version_from = "";
+	if (*b->udev_version) {
+		d->version = b->udev_version;
+		d->version_from = "boot.json";
+	} else if (*b->udevd_log_version) {
+		d->version = b->udevd_log_version;
+		d->version_from = "udevd's log";
+	} else if (*b->systemd_log_version) {
+		d->version = b->systemd_log_version;
+		d->version_from = "systemd's log";
+	}
+	d->systemd = systemd_release(d->version);
+	if (!d->systemd)
+		d->extra_s = NAN;
+	else
+		d->extra_s = d->systemd >= UDEV_EXTRA_TIMEOUT_SINCE ? s.udev_extra_timeout_s : 0;
+}
+
+double udev_deadline__latest(const struct udev_deadline *d)
+{
+	return d->timeout_s + (isnan(d->extra_s) ? d->extra_if_new_s : d->extra_s);
 }
 
 /* @s, or @dflt when the file has none or an empty one. */

@@ -154,6 +154,14 @@ struct boot_data {
 	char *initrd_generator;		/* "dracut 106-6", "" if boot.json does not say */
 	double wall_s;
 	double event_timeout_s;		/* udev's (struct boot_settings) */
+	/*
+	 * udevd's version, which says when it kills (boot_data__udev_deadline()):
+	 * boot.json's udev_version (the image's udev package), udevd's own first
+	 * "Starting systemd-udevd version V" line, PID 1's first "systemd V
+	 * running in system mode" (udev and systemd are one source package);
+	 * "" where not said
+	 */
+	char udev_version[NAME_LEN], udevd_log_version[NAME_LEN], systemd_log_version[NAME_LEN];
 	char kill_policy[NAME_LEN];	/* kthread.sigkill_policy=, "" if not set */
 	/*
 	 * console markers, seconds since kernel start on the records' clock
@@ -440,6 +448,26 @@ bool boot_data__is_systemd(const struct boot_data *b);
  * NAN if the boot never got there.
  */
 double boot_data__boot_time(const struct boot_data *b);
+
+/*
+ * When the boot's udevd killed a worker: its event timeout, plus from
+ * systemd 256 its extra time (struct boot_settings, docs/debian.md "When
+ * systemd-udevd kills").  With udevd's version unknown the deadline lies
+ * between timeout_s and timeout_s + extra_if_new_s.
+ */
+struct udev_deadline {
+	double timeout_s;
+	int systemd;			/* udevd's systemd version (252, 257), 0 unknown */
+	double extra_s;			/* 0 up to 255; NAN when the version is unknown */
+	double extra_if_new_s;		/* what systemd 256 and later would add */
+	char extra_set[64];		/* systemd.setenv='s value, "" when not set */
+	bool extra_ignored;		/* udevd ignores it (no time, over 5 h): 10 s */
+	const char *version;		/* "257.13-1~deb13u1", "" unknown */
+	const char *version_from;	/* "boot.json", "udevd's log", "systemd's log", "" */
+};
+void boot_data__udev_deadline(const struct boot_data *b, struct udev_deadline *d);
+/* The latest time udevd can have killed at: timeout + extra (the most, if unknown). */
+double udev_deadline__latest(const struct udev_deadline *d);
 /*
  * The same definitions in words, here and only here, indexed by
  * boot_data__is_systemd(): summary.json's boot_time_definition and

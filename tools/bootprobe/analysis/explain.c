@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "analyze.h"
 #include "bootindex.h"
+#include "cmdline.h"
 #include "explain.h"
 #include "jsonio.h"
 
@@ -119,6 +120,54 @@ static void signal__fate(FILE *f, const struct kill_event *k, const struct kthre
 		fprintf(f, " (never delivered while traced: blocked, or read through a signalfd)");
 }
 
+/*
+ * What udevd adds to its event timeout before it kills, after the words
+ * "the udev event timeout (3 s)" (docs/debian.md, "When systemd-udevd
+ * kills"): nothing up to systemd 255; " and udevd's extra 10 s (systemd
+ * 257)" from 256; both when udevd's version is unknown.
+ */
+static void deadline__words(FILE *f, const struct udev_deadline *d)
+{
+	if (d->systemd && d->systemd < UDEV_EXTRA_TIMEOUT_SINCE)
+		return;
+	if (!d->systemd) {
+		fprintf(f, " or up to %g s after it (udevd's version unknown: systemd 256 and later "
+			"wait that much longer)", d->extra_if_new_s);
+		return;
+	}
+	fprintf(f, " and udevd's extra %g s (systemd %d", d->extra_s, d->systemd);
+	if (*d->extra_set)
+		fprintf(f, ", systemd.setenv=SYSTEMD_UDEV_EXTRA_TIMEOUT_SEC=%s%s", d->extra_set,
+			d->extra_ignored ? ", which it ignores" : "");
+	fprintf(f, ")");
+}
+
+/* The earliest time since boot udevd's event timeout can have killed at. */
+static double deadline__earliest(const struct udev_deadline *d)
+{
+	return d->timeout_s + (isnan(d->extra_s) ? 0 : d->extra_s);
+}
+
+/*
+ * Why udevd signalled a worker: its event timeout, unless the signal came
+ * before the timeout (and the extra time) could have run out since boot
+ * (udevd signals its workers when it exits too, as at switch-root).
+ */
+static void kill__why(FILE *f, const struct boot_data *b, const struct kill_event *k)
+{
+	struct udev_deadline d;
+
+	boot_data__udev_deadline(b, &d);
+	if (k->ts_ns / NS < deadline__earliest(&d)) {
+		fprintf(f, ", not at the udev event timeout (%g s)", d.timeout_s);
+		deadline__words(f, &d);
+		fprintf(f, ": %.2f s into the boot they cannot have run out", k->ts_ns / NS);
+		return;
+	}
+	fprintf(f, " after the udev event timeout (%g s)", d.timeout_s);
+	deadline__words(f, &d);
+}
+
 /* One kill as a causal chain in plain words. */
 static char *kill__chain(const struct boot_data *b, const struct kill_event *k)
 {
@@ -134,7 +183,7 @@ static char *kill__chain(const struct boot_data *b, const struct kill_event *k)
 	fprintf(f, "%s [%d] sent %s at %.2f s to %s [%d]", k->sender_comm, k->sender_pid,
 		k->sig == 9 ? "SIGKILL" : k->sig_name, k->ts_ns / NS, k->target_comm, k->target_pid);
 	if (is_udev_timeout_kill(k))
-		fprintf(f, " after the udev event timeout (%g s)", b->event_timeout_s);
+		kill__why(f, b, k);
 	fprintf(f, "; the %s was", strstr(k->target_comm, "udev-worker") ? "worker" : "task");
 	if (k->module_for_ns >= 0) {
 		if (*k->module)
@@ -300,18 +349,64 @@ static const char *seconds_text(char *buf, size_t len, double s)
 	return buf;
 }
 
+/* When udevd kills, for the boot's first line: "; udevd kills 10 s after it (systemd 257, boot.json)". */
+static void deadline__header(FILE *out, const struct udev_deadline *d)
+{
+	if (!d->systemd)
+		fprintf(out, "; udevd kills at it or up to %g s after it (its version unknown: systemd "
+			"256 and later add %g s)", d->extra_if_new_s, d->extra_if_new_s);
+	else if (d->extra_s == 0)
+		fprintf(out, "; udevd kills at it (systemd %d%s%s, from %s)", d->systemd,
+			d->systemd < UDEV_EXTRA_TIMEOUT_SINCE ? "" :
+			", SYSTEMD_UDEV_EXTRA_TIMEOUT_SEC=", d->systemd < UDEV_EXTRA_TIMEOUT_SINCE ?
+			"" : d->extra_set, d->version_from);
+	else
+		fprintf(out, "; udevd kills %g s after it, at %g s (systemd %d, from %s)", d->extra_s,
+			d->timeout_s + d->extra_s, d->systemd, d->version_from);
+}
+
+/*
+ * What becomes of a synchronous probe of @dur_s that outlasted udev's
+ * event timeout: whether udevd (its version, its extra time) kills its
+ * worker.
+ */
+static void deadline__probe_fate(FILE *out, const struct udev_deadline *d, double dur_s)
+{
+	double latest = udev_deadline__latest(d);
+
+	if (d->systemd && dur_s >= latest) {
+		fprintf(out, "; a synchronous probe this long gets its worker killed");
+		if (d->systemd >= UDEV_EXTRA_TIMEOUT_SINCE)
+			fprintf(out, " (udevd kills at %g s: the timeout and its extra %g s, systemd %d)",
+				latest, d->extra_s, d->systemd);
+	} else if (d->systemd) {
+		fprintf(out, "; udevd (systemd %d) kills only at %g s, the timeout and its extra %g s: "
+			"a synchronous probe this long keeps its worker", d->systemd, latest, d->extra_s);
+	} else if (dur_s >= latest) {
+		fprintf(out, "; a synchronous probe this long gets its worker killed by any udevd "
+			"(at the timeout up to systemd 255, at %g s from 256)", latest);
+	} else {
+		fprintf(out, "; a synchronous probe this long gets its worker killed by udevd up to "
+			"systemd 255, not from 256 (it kills at %g s; udevd's version unknown)", latest);
+	}
+}
+
 void boot__explain(const struct boot_data *b, FILE *out)
 {
 	const struct kill_event *k;
 	struct boot_metrics m;
+	struct udev_deadline dl;
 	char bt[32], gt[32], wt[32], *refused = boot_data__refusals(b);
 	int n = 0, n_other = 0;
 
 	boot__metrics(b, &m);
+	boot_data__udev_deadline(b, &dl);
 	fprintf(out, "boot %s (mode %s): %s; boot time %s (guest %s, QEMU wall %s); "
-		"udev event timeout %g s\n", b->name, b->mode, b->outcome,
+		"udev event timeout %g s", b->name, b->mode, b->outcome,
 		seconds_text(bt, sizeof(bt), m.boot_s), seconds_text(gt, sizeof(gt), m.guest_s),
 		seconds_text(wt, sizeof(wt), m.wall_s), b->event_timeout_s);
+	deadline__header(out, &dl);
+	fprintf(out, "\n");
 	if (!b->has_events)
 		fprintf(out, "  no event stream: the collector did not run (console evidence only)\n");
 	if (refused)
@@ -339,11 +434,13 @@ void boot__explain(const struct boot_data *b, FILE *out)
 	}
 	/* udevd kills the event stream did not see (no collector): from the console. */
 	if (!b->has_events)
-		for (int i = 0; i < b->nr_udev_kills; i++)
+		for (int i = 0; i < b->nr_udev_kills; i++) {
 			fprintf(out, "\nkill %d: systemd-udevd killed worker [%d] (SEQNUM=%d) at %.2f s "
-				"after the udev event timeout (%g s) (console only)\n", ++n,
-				b->udev_kills[i].worker_pid, b->udev_kills[i].seqnum,
-				b->udev_kills[i].ts_s, b->event_timeout_s);
+				"after the udev event timeout (%g s)", ++n, b->udev_kills[i].worker_pid,
+				b->udev_kills[i].seqnum, b->udev_kills[i].ts_s, b->event_timeout_s);
+			deadline__words(out, &dl);
+			fprintf(out, " (console only)\n");
+		}
 	for (int i = 0; i < b->nr_probes; i++) {
 		const struct probe_span *p = &b->probes[i];
 
@@ -358,13 +455,16 @@ void boot__explain(const struct boot_data *b, FILE *out)
 			continue;
 		d = (p->end_ns - p->start_ns) / NS;
 		frac = d / b->event_timeout_s;
-		if (frac >= 1.0 / 3)
-			fprintf(out, "\nat risk: %s probe of %s took %.2f s = %.0f %% of the udev event "
-				"timeout (%g s; udevd warns from one third)%s\n", p->driver, p->device, d,
-				frac * 100, b->event_timeout_s,
-				frac >= 1 ? p->async ? "; async, so no worker waited for it"
-						   : "; a synchronous probe this long gets its worker killed"
-					  : "");
+		if (frac < 1.0 / 3)
+			continue;
+		fprintf(out, "\nat risk: %s probe of %s took %.2f s = %.0f %% of the udev event "
+			"timeout (%g s; udevd warns from one third)", p->driver, p->device, d,
+			frac * 100, b->event_timeout_s);
+		if (frac >= 1 && p->async)
+			fprintf(out, "; async, so no worker waited for it");
+		else if (frac >= 1)
+			deadline__probe_fate(out, &dl, d);
+		fprintf(out, "\n");
 	}
 	if (stock_kernel(b) && (n || n_other))
 		fprintf(out, "\nseen on a stock kernel: kthread_create() through fentry/fexit on "
@@ -409,9 +509,11 @@ json_object *boot__explain_json(const struct boot_data *b)
 	json_object *risk = json_object_new_array(), *failed = json_object_new_array();
 	const struct kill_event *k;
 	struct boot_metrics m;
+	struct udev_deadline dl;
 	char *refused = boot_data__refusals(b);
 
 	boot__metrics(b, &m);
+	boot_data__udev_deadline(b, &dl);
 	json_object_object_add(o, "boot", json_object_new_string(b->name));
 	/* boot_data__refusals()'s words, null when no record was refused */
 	json_object_object_add(o, "refused", refused ? json_object_new_string(refused) : NULL);
@@ -420,6 +522,11 @@ json_object *boot__explain_json(const struct boot_data *b)
 	json_object_object_add(o, "outcome", json_object_new_string(b->outcome));
 	json_object_object_add(o, "boot_s", jdouble(m.boot_s));
 	json_object_object_add(o, "udev_event_timeout_s", jdouble(b->event_timeout_s));
+	/* udevd's extra time and kill deadline: null when its version is unknown */
+	json_object_object_add(o, "udevd_version", *dl.version ?
+			       json_object_new_string(dl.version) : NULL);
+	json_object_object_add(o, "udev_extra_timeout_s", jdouble(dl.extra_s));
+	json_object_object_add(o, "udev_kill_deadline_s", jdouble(dl.timeout_s + dl.extra_s));
 	json_object_object_add(o, "udev_ignored", strings__json(&b->udev_ignored));
 	for (int i = 0; (k = relevant_signal(b, &i));) {
 		json_object *e = json_object_new_object(), *st = json_object_new_array();
@@ -465,6 +572,11 @@ json_object *boot__explain_json(const struct boot_data *b)
 		json_object_object_add(e, "probe_s", jdouble(d));
 		json_object_object_add(e, "fraction_of_timeout", jdouble(d / b->event_timeout_s));
 		json_object_object_add(e, "async", json_object_new_boolean(p->async));
+		/* killed if synchronous: null when udevd's version leaves it open */
+		json_object_object_add(e, "past_kill_deadline",
+				       d >= udev_deadline__latest(&dl) ? json_object_new_boolean(1) :
+				       d < deadline__earliest(&dl) ? json_object_new_boolean(0) :
+				       NULL);
 		json_object_array_add(risk, e);
 	}
 
