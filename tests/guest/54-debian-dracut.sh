@@ -215,10 +215,25 @@ for mse in kill-initrd:initrd:3:none kill-root:root:3:none kill-root-extra:root:
 	check "$tk: explain names udevd's SIGKILL to the worker in finit_module and the probe, after the $tmo s timeout and udevd's extra $ext s" \
 		grep -Eq '^kill [0-9]+: systemd-udevd \[[0-9]+\] sent SIGKILL at [0-9.]+ s to \(udev-worker\) \[[0-9]+\] after the udev event timeout \('"$tmo"' s\) and udevd.s extra '"$ext"' s \(systemd 25[6-9]'"$set"'\); the worker was in finit_module\(slowprobe\) for [0-9.]+ s, in probe of [0-9a-f:.]+ \(slowprobe\)' \
 		"$bk/explain.txt"
-	check "$tk: kthread_create() returned -EINTR and the probe failed with it" \
-		grep -Eq '; kthread_create returned -EINTR at [0-9.]+ s; the probe failed \(-EINTR\)' "$bk/explain.txt"
-	check "$tk: the device is left without a driver" \
-		grep -q 'is left without a driver (no later probe bound it)' "$bk/explain.txt"
+	# What kthread_create() did after the SIGKILL is the kernel's: on 6.1
+	# (51) it returned -EINTR; on 6.12 in the rehearsal of 7 December it
+	# returned 0 in both kill boots, the probe completing (kthreadd had
+	# perhaps completed the creation before the worker waited: not
+	# verified).  explain must say which, and agree with the stream.
+	kl=$(grep -E '^kill [0-9]+: .*finit_module\(slowprobe\)' "$bk/explain.txt" | head -1)
+	kt=$(printf '%s\n' "$kl" | sed -n 's/.*; kthread_create returned \([-A-Z0-9]*\) at .*/\1/p')
+	pe=$(jq -r 'select(.type == "probe" and .driver == "slowprobe") | .probe_error' "$evk" | head -1)
+	echo "# $tk: after the kill kthread_create returned ${kt:-?}; slowprobe's probe returned ${pe:-?}"
+	check "$tk: explain says what kthread_create() returned after the kill (${kt:-nothing})" \
+		test -n "$kt"
+	if [ "$kt" = -EINTR ]; then
+		check "$tk: the probe failed with -EINTR and the device is left without a driver" \
+			bash -c '[[ $1 == *"the probe failed (-EINTR)"*"is left without a driver (no later probe bound it)"* ]] &&
+				[ "$2" = -4 ]' _ "$kl" "$pe"
+	else
+		check "$tk: the probe completed, as the stream says (probe_error ${pe:-?})" \
+			bash -c '[[ $1 == *"the probe completed"* ]] && [ "$2" = 0 ]' _ "$kl" "$pe"
+	fi
 	check "$tk: the trailer is there (the stream not cut) and shows no drops" \
 		test "$(jq -r 'select(.type == "trailer") | "\(.bpf_drops) \(.events_dropped)"' "$evk")" = "0 0"
 done
