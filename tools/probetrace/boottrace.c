@@ -800,10 +800,13 @@ static const char *const end_events[] = {
 	"bootprobe/finit_module_ret", "bootprobe/init_module_ret",
 	"bootprobe/disk_added", "bootprobe/netdev_added",
 };
-/* The kind of span each of end_events[] ends. */
-static const enum boottrace_kind end_kinds[ARRAY_SIZE(end_events)] = {
-	BT_INITCALL, BT_PROBE, BT_MODULE, BT_MODULE, BT_DISK, BT_NETDEV,
-};
+static int end_kind(const char *event);
+
+/* The kind of span end_events[@i] ends (its name after the system's). */
+static int end_event_kind(size_t i)
+{
+	return end_kind(strchr(end_events[i], '/') + 1);
+}
 
 /*
  * Write @value to tracefs/@rel (O_TRUNC or O_APPEND in @flags): false if
@@ -922,7 +925,7 @@ static void open__ends_off(struct boottrace_open *op, bool all)
 	if (!op->disable)
 		return;
 	for (i = 0; i < ARRAY_SIZE(end_events); i++) {
-		if (op->ends_off & (1u << i) || (!all && open__any_of(op, end_kinds[i])))
+		if (op->ends_off & (1u << i) || (!all && open__any_of(op, end_event_kind(i))))
 			continue;
 		events_off(op->dir_fd, &end_events[i], 1);
 		op->ends_off |= 1u << i;
@@ -1387,7 +1390,8 @@ static json_object *ends_until_json(const struct boottrace_open *op)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(end_events); i++) {
-		uint64_t ns = op->last_end_ns[end_kinds[i]];
+		int k = end_event_kind(i);
+		uint64_t ns = k < 0 ? 0 : op->last_end_ns[k];
 
 		if (ns)
 			json_object_object_add(o, strchr(end_events[i], '/') + 1,
