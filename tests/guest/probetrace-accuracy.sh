@@ -134,6 +134,8 @@ until=$(pt_q "$ev" '.[-1].boot_trace.after_cutover.ends_followed_until | to_entr
 last_probe_end=$(pt_q "$ev" '[.[] | select(.type == "probe" and .end_from == "boot_trace") |
 	.start_ns + .duration_ns] | max // 0')
 echo "# beside: end events followed after the cutover, until (ns): ${until:-none}"
+check "beside: the trailer says until when each end event was followed" \
+	test "$(pt_q "$ev" '.[-1].boot_trace.after_cutover | has("ends_followed_until")')" = true
 check "beside: the probes' kretprobe followed no longer than the last probe open at the cutover" \
 	test "$(pt_q "$ev" '.[-1].boot_trace.after_cutover.ends_followed_until.probe_return // 0')" \
 	-le "${last_probe_end:-0}"
