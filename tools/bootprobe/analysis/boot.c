@@ -1778,6 +1778,97 @@ static void log_finish(struct boot_data *b)
 		b->multi_user_s = t.kernel_s + (isfinite(t.initrd_s) ? t.initrd_s : 0) + t.target_s;
 }
 
+/*
+ * Why @v (@len bytes) cannot be gather.txt's initrd_generator, NULL if it
+ * can: "unknown", "none", or NAME [VERSION] (NAME of [a-z0-9._+-], VERSION
+ * of [A-Za-z0-9.+~:_-], each starting with a letter or digit), at most
+ * NAME_LEN - 1 bytes of text: it becomes boot.json's and the report's.
+ */
+static const char *initrd_generator_invalid(const char *v, size_t len, char *buf, size_t blen)
+{
+	static const char name[] = "abcdefghijklmnopqrstuvwxyz0123456789._+-";
+	static const char version[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				      "0123456789.+~:_-";
+	size_t n, vn;
+
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)v[i] < 0x20 || v[i] == 0x7f) {
+			snprintf(buf, blen, "a control byte (0x%02x)", (unsigned char)v[i]);
+			return buf;
+		}
+	if (!text_is_clean(v, len, false))
+		return "bytes that are not UTF-8 text, or an invisible control character";
+	if (len > NAME_LEN - 1) {
+		snprintf(buf, blen, "%zu bytes, more than %d", len, NAME_LEN - 1);
+		return buf;
+	}
+	n = strspn(v, name);
+	vn = v[n] == ' ' ? strspn(v + n + 1, version) : 0;
+	if (!n || !isalnum((unsigned char)v[0]) ||
+	    (n < len && (v[n] != ' ' || !vn || !isalnum((unsigned char)v[n + 1]) ||
+			 n + 1 + vn != len)))
+		return "not NAME [VERSION] (a name of [a-z0-9._+-], a version of "
+		       "[A-Za-z0-9.+~:_-])";
+	return NULL;
+}
+
+/*
+ * gather.txt, the folder's manifest (docs/gather.md): what made the
+ * boot's initrd ("initrd_generator dracut 106-6", "unknown", "none"), when
+ * the script said and boot.json does not already.  Its other lines are the
+ * script's account of what it gathered, not read here.  A bad line is
+ * refused at FILE:LINE and counted; it costs no count (the report's
+ * "initrd made by" then says nothing), and the boot stands.
+ */
+static void read_gather_manifest(struct boot_data *b, char *text, const char *path)
+{
+	static const char key[] = "initrd_generator ";
+	const size_t nk = sizeof(key) - 1;
+	char *found = NULL, buf[96];
+	int lineno = 1, found_at = 0;
+	bool other = false;
+
+	for (char *line = text, *nl; *line; line = nl + 1, lineno++) {
+		const char *why;
+		size_t len;
+
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		len = strlen(line);
+		if (len && line[len - 1] == '\r')
+			line[--len] = '\0';
+		if (!strncmp(line, "boot_id ", 8) && *b->log.boot_id &&
+		    strcmp(line + 8, b->log.boot_id)) {
+			char *id = term_str(line + 8);
+
+			log_reject(b, -1, "%s:%d: boot id %.40s, not the kernel log's %s: its "
+				   "initrd_generator is another boot's (not read)", path, lineno, id,
+				   b->log.boot_id);
+			free(id);
+			other = true;
+		} else if (!strncmp(line, key, nk)) {
+			why = initrd_generator_invalid(line + nk, len - nk, buf, sizeof(buf));
+			if (why)
+				log_reject(b, -1, "%s:%d: initrd_generator: %s (refused)", path, lineno,
+					   why);
+			else if (found)
+				log_reject(b, -1, "%s:%d: a second initrd_generator line (line %d's is "
+					   "read; refused)", path, lineno, found_at);
+			else {
+				found = line + nk;
+				found_at = lineno;
+			}
+		}
+		if (!nl)
+			break;
+	}
+	if (found && !other && !*b->initrd_generator) {
+		free(b->initrd_generator);
+		b->initrd_generator = xstrdup(found);
+	}
+}
+
 void boot_data__read_beside_log(struct boot_data *b, int dfd, const char *dir)
 {
 	static const char *const texts[] = {
@@ -1793,6 +1884,12 @@ void boot_data__read_beside_log(struct boot_data *b, int dfd, const char *dir)
 		log_finish(b);
 		return;
 	}
+	path = xasprintf("%s/gather.txt", dir);
+	text = beside_file(b, dfd, dir, "gather.txt", &len);
+	if (text)
+		read_gather_manifest(b, text, path);
+	free(text);
+	free(path);
 	path = xasprintf("%s/udevd.log", dir);
 	text = beside_file(b, dfd, dir, "udevd.log", &len);
 	if (text && !other_boot(b, text, path, LOG_UDEV_KILL, "udevd's lines are"))

@@ -560,6 +560,9 @@ static void import_log(struct import_run *r, const char *arg)
 		ib.f.kernel_release = ib.release;
 	}
 	ib.f.kernel_cmdline = r->v[r->n].cmdline;
+	/* What made its initrd, as gather.txt says (a folder from before it said: left out). */
+	if (*li.b->initrd_generator)
+		ib.f.initrd_generator = li.b->initrd_generator;
 	/*
 	 * A gathered boot finished when systemd-analyze says so (it refuses
 	 * while the boot is still running); a bare log got as far as its end.
