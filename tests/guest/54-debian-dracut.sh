@@ -46,6 +46,12 @@ conf=$BP_RESULTS/$id.conf
 noextra="udev.event_timeout=3 slowprobe.probe_ms=5000 slowprobe.kthread_at_ms=5000"
 noextra="$noextra systemd.setenv=SYSTEMD_UDEV_EXTRA_TIMEOUT_SEC=0"
 extra="udev.event_timeout=1 slowprobe.probe_ms=13000 slowprobe.kthread_at_ms=13000"
+# bootprobe.settle=120: the stream ends once udev's queue is empty and no
+# module's init runs (the finish service waits, at most 120 s).  Without it
+# the root's late load of slowprobe raced the stream's end: in one CI run
+# of kill-root the stream ended before udevd's SIGKILL (no kill seen).
+noextra="$noextra bootprobe.settle=120"
+extra="$extra bootprobe.settle=120"
 printf '%s\n' "[scenario]" "name = $image" "image = $image" "[mode sync]" \
 	"[mode kill-initrd]" "devices = 1" "cmdline = bootprobe.slowprobe=initrd bootprobe.collector=wait $noextra" \
 	"[mode kill-root]" "devices = 1" "cmdline = $noextra" \
@@ -177,6 +183,8 @@ for mse in kill-initrd:initrd:3:none kill-root:root:3:none kill-root-extra:root:
 	echo "# $tk: SIGKILL by ${k_comm:-?} [${k_pid:-?}] at $((${k_ns:-0} / 1000000)) ms;" \
 		"switch-root at $((${sw:-0} / 1000000)) ms: the $where's udevd"
 	check "$tk: the boot completes (ok)" test "$(boot_outcome "$bk")" = ok
+	check "$tk: bootprobe.settle: the stream ended once udev and module init were done" \
+		grep -q "bootprobe: settled: udev's queue empty and no module init running" "$bk/console.log"
 	check "$tk: a udev worker loaded slowprobe.ko (finit_module)" \
 		test "$(jq -r 'select(.type == "module_load" and .name == "slowprobe") | .comm' "$evk" |
 			head -1)" = '(udev-worker)'
