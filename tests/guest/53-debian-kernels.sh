@@ -149,8 +149,7 @@ for image in "${images[@]}"; do
 		"(src |kernel - span| ns, device, start ns)"
 	nb=$(wc -l <"$bi/diff-bpf.txt") nt=$(wc -l <"$bi/diff-trace.txt")
 	check "$t: at least 10 BPF spans matched to the kernel's figure ($nb)" test "$nb" -ge 10
-	lazy=0 median_ns=50000
-	grep -q 'Dynamic Preempt: lazy' "$bi/dmesg.txt" && lazy=1 median_ns=150000
+	read -r lazy median_ns <<<"$(bpf_median_bound "$bi/dmesg.txt")"
 	check "$t: BPF spans: median within $((median_ns / 1000)) µs of the kernel's figure (lazy preemption: $lazy)" \
 		test "$nb" -gt 0 -a "$(median_of "$bi/diff-bpf.txt")" -le "$median_ns"
 	# within (tests/lib.sh): none past the bound, on a lazy kernel up to 20 %.
