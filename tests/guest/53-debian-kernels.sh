@@ -149,9 +149,8 @@ for image in "${images[@]}"; do
 		"(src |kernel - span| ns, device, start ns)"
 	nb=$(wc -l <"$bi/diff-bpf.txt") nt=$(wc -l <"$bi/diff-trace.txt")
 	check "$t: at least 10 BPF spans matched to the kernel's figure ($nb)" test "$nb" -ge 10
-	read -r lazy median_ns <<<"$(bpf_median_bound "$bi/dmesg.txt")"
-	check "$t: BPF spans: median within $((median_ns / 1000)) µs of the kernel's figure (lazy preemption: $lazy)" \
-		test "$nb" -gt 0 -a "$(median_of "$bi/diff-bpf.txt")" -le "$median_ns"
+	lazy=$(is_lazy "$bi/dmesg.txt")
+	check_bpf_medians "$t" "$bi/accuracy.txt" "$evi" "$first" "$firstb" "$lazy" "the kernel's figure"
 	# within (tests/lib.sh): none past the bound, on a lazy kernel up to 20 %.
 	for src in bpf:500000 trace:1500000; do
 		awk -v s="${src%%:*}" -v b="${src#*:}" '$1 == s && $2 > b { print "#   over:", $0 }' \
