@@ -117,12 +117,13 @@ probe_end_off_ns() {
 
 # check_bpf_medians T ACCURACY EVENTS FIRST FIRSTB LAZY WHAT: the medians of
 # |WHAT - BPF span| (ACCURACY: "SRC DIFF DEVICE START" lines; the firsts
-# apart), the spans begun before and after probe_end_off_ns apart, each
-# within 150 us (300 us on a lazy kernel).  A boot beside the collector has
-# medians of 9-24 us or 67-125 us, the slow ones before that instant on 7.3
-# but after it too in the lab (docs/accuracy.md, "The default
-# configuration's extra time": the cause is not known); the two medians are
-# printed apart so that each run adds to what is known.
+# apart), the spans begun before and after probe_end_off_ns apart.  After:
+# within 50 us (150 us on a lazy kernel): with the collector waited for,
+# 19.6-24.2 us on 6.1, 6.12 and 7.3 (7 December).  Before: within 150 us
+# (300 us lazy): 69.7-125.2 us on 7.3 beside the boot.  Beside the boot the
+# lab's spans were slow after it too (docs/accuracy.md, "The default
+# configuration's extra time": the cause is not known), so 53 and 55 wait
+# for the collector; the recorded boots of 55 ran beside it.
 check_bpf_medians() {
 	local t=$1 acc=$2 ev=$3 first=$4 firstb=$5 lazy=$6 what=$7 off n med b part
 	off=$(probe_end_off_ns "$ev")
@@ -132,8 +133,8 @@ check_bpf_medians() {
 	for part in after during; do
 		sort -n -o "$acc.bpf-$part" "$acc.bpf-$part"
 	done
-	n=$(wc -l <"$acc.bpf-after") med=$(median_of "$acc.bpf-after") b=150000
-	[ "$lazy" = 1 ] && b=300000
+	n=$(wc -l <"$acc.bpf-after") med=$(median_of "$acc.bpf-after") b=50000
+	[ "$lazy" = 1 ] && b=150000
 	if [ "$n" -ge 5 ]; then
 		check "$t: BPF spans begun after the boot-time trace's probe end event went off at $((off / 1000000)) ms ($n): median within $((b / 1000)) µs of $what ($med ns; lazy preemption: $lazy)" \
 			test "$med" -le "$b"
