@@ -165,6 +165,10 @@ for image in "${images[@]}"; do
 		within "$bi/diff-trace.txt" 1500000 "$lazy"
 	check "$t: the first boot-time-trace span within 10 ms of the kernel's figure" \
 		test -n "$first" -a "$(echo "$first" | cut -d' ' -f2)" -le 10000000
-	check "$t: the first BPF span within 10 ms of the kernel's figure" \
-		test -n "$firstb" -a "$(echo "$firstb" | cut -d' ' -f2)" -le 10000000
+	# On a lazy kernel the first may also be preempted (kernels.md: up to
+	# 20 ms; 7.3's first BPF span was 9.98 ms off on 7 December).
+	fb=10000000
+	[ "$lazy" = 1 ] && fb=30000000
+	check "$t: the first BPF span within $((fb / 1000000)) ms of the kernel's figure" \
+		test -n "$firstb" -a "$(echo "$firstb" | cut -d' ' -f2)" -le "$fb"
 done
