@@ -125,32 +125,27 @@ probe_end_off_ns() {
 # configuration's extra time": the cause is not known), so 53 and 55 wait
 # for the collector; the recorded boots of 55 ran beside it.
 check_bpf_medians() {
-	local t=$1 acc=$2 ev=$3 first=$4 firstb=$5 lazy=$6 what=$7 off n med b part
+	local t=$1 acc=$2 ev=$3 first=$4 firstb=$5 lazy=$6 what=$7 off n med group need b bl label
 	off=$(probe_end_off_ns "$ev")
 	awk -v o="${off:-0}" -v f="$first" -v g="$firstb" -v a="$acc.bpf-after" -v d="$acc.bpf-during" '
 		BEGIN { printf "" >a; printf "" >d }
 		$1 == "bpf" && $0 != f && $0 != g { print $2 > ($4 >= o ? a : d) }' "$acc"
-	for part in after during; do
-		sort -n -o "$acc.bpf-$part" "$acc.bpf-$part"
+	# GROUP:SPANS NEEDED:BOUND NS:ON A LAZY KERNEL
+	for group in after:5:50000:150000 during:1:150000:300000; do
+		IFS=: read -r group need b bl <<<"$group"
+		[ "$lazy" = 1 ] && b=$bl
+		sort -n -o "$acc.bpf-$group" "$acc.bpf-$group"
+		n=$(wc -l <"$acc.bpf-$group") med=$(median_of "$acc.bpf-$group")
+		label="begun after the boot-time trace's probe end event went off at $((off / 1000000)) ms"
+		[ "$group" = during ] && label="begun while it was on"
+		if [ "$n" -ge "$need" ]; then
+			check "$t: BPF spans $label ($n): median within $((b / 1000)) µs of $what ($med ns; lazy preemption: $lazy)" \
+				test "$med" -le "$b"
+		else
+			skip "$t: BPF spans $label: median within $((b / 1000)) µs of $what" \
+				"$n such spans, fewer than $need"
+		fi
 	done
-	n=$(wc -l <"$acc.bpf-after") med=$(median_of "$acc.bpf-after") b=50000
-	[ "$lazy" = 1 ] && b=150000
-	if [ "$n" -ge 5 ]; then
-		check "$t: BPF spans begun after the boot-time trace's probe end event went off at $((off / 1000000)) ms ($n): median within $((b / 1000)) µs of $what ($med ns; lazy preemption: $lazy)" \
-			test "$med" -le "$b"
-	else
-		skip "$t: BPF spans begun after the boot-time trace's probe end event went off: median within $((b / 1000)) µs of $what" \
-			"only $n such spans (it went off at $((off / 1000000)) ms)"
-	fi
-	n=$(wc -l <"$acc.bpf-during") med=$(median_of "$acc.bpf-during") b=150000
-	[ "$lazy" = 1 ] && b=300000
-	if [ "$n" -ge 1 ]; then
-		check "$t: BPF spans begun while it was on ($n): median within $((b / 1000)) µs of $what ($med ns)" \
-			test "$med" -le "$b"
-	else
-		skip "$t: BPF spans begun while it was on: median within $((b / 1000)) µs of $what" \
-			"none (the collector had read the boot-time trace before them)"
-	fi
 }
 
 # median_of FILE: the median of FILE's first column (sorted ascending); 0 if empty.
