@@ -168,13 +168,31 @@ static void kill__why(FILE *f, const struct boot_data *b, const struct kill_even
 	deadline__words(f, &d);
 }
 
+/*
+ * The module the target was loading at the kill: the signal's own record
+ * names it once the kernel has read it; before that (the file still read,
+ * decompressed, checked) the finit_module() call it interrupted names it
+ * when it returns.  "" when neither does.
+ */
+static const char *kill__module(const struct boot_data *b, const struct kill_event *k)
+{
+	const struct module_load *ml;
+
+	if (*k->module || k->module_for_ns < 0)
+		return k->module;
+	ml = modload_after(b, k->target_pid, k->ts_ns);
+	return ml && ml->start_ns <= k->ts_ns ? ml->name : "";
+}
+
 /* One kill as a causal chain in plain words. */
 static char *kill__chain(const struct boot_data *b, const struct kill_event *k)
 {
 	const struct kthread_wait *kw = kthread_after(b, k->target_pid, k->ts_ns);
 	const struct probe_span *p = probe_after(b, k->target_pid, k->probe_device, k->ts_ns);
 	const struct module_load *ml = modload_after(b, k->target_pid, k->ts_ns);
-	const char *drv = *k->probe_device ? device_driver(b, k->probe_device) : NULL;
+	/* Not probing at the kill: the probe that came after it, if any. */
+	const char *dev = *k->probe_device ? k->probe_device : p ? p->device : "";
+	const char *drv = *dev ? device_driver(b, dev) : NULL;
 	char *s = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&s, &len);
@@ -186,11 +204,10 @@ static char *kill__chain(const struct boot_data *b, const struct kill_event *k)
 		kill__why(f, b, k);
 	fprintf(f, "; the %s was", strstr(k->target_comm, "udev-worker") ? "worker" : "task");
 	if (k->module_for_ns >= 0) {
-		if (*k->module)
-			fprintf(f, " in finit_module(%s) for %.2f s", k->module, k->module_for_ns / NS);
-		else	/* still in load_module(): the file read, decompressed, checked */
-			fprintf(f, " in finit_module() for %.2f s, before the kernel had read the "
-				"module's name", k->module_for_ns / NS);
+		fprintf(f, " in finit_module(%s) for %.2f s", kill__module(b, k),
+			k->module_for_ns / NS);
+		if (!*k->module)	/* still in load_module(): the file read, decompressed, checked */
+			fprintf(f, ", before the kernel had read the module's name");
 		any = true;
 	}
 	if (k->probe_for_ns >= 0) {
@@ -208,6 +225,9 @@ static char *kill__chain(const struct boot_data *b, const struct kill_event *k)
 		signal__fate(f, k, kw);
 	if (kw && (!p || kw->end_ns <= p->end_ns))
 		fprintf(f, "; kthread_create returned %s at %.2f s", errno_name(kw->ret), kw->end_ns / NS);
+	if (p && !*k->probe_device && p->start_ns >= k->ts_ns)
+		fprintf(f, "; its probe of %s (%s) began after the kill, at %.2f s", p->device,
+			p->driver, p->start_ns / NS);
 	if (p) {
 		if (probe_span__failed(p))
 			fprintf(f, "; the probe failed (%s)", errno_name(p->ret));
@@ -215,11 +235,9 @@ static char *kill__chain(const struct boot_data *b, const struct kill_event *k)
 			fprintf(f, "; the probe completed at %.2f s", p->end_ns / NS);
 	}
 	if (drv)
-		fprintf(f, "; device %s is %s", k->probe_device,
-			strcmp(drv, "none") ? "bound" : "unbound");
+		fprintf(f, "; device %s is %s", dev, strcmp(drv, "none") ? "bound" : "unbound");
 	else if (p && probe_span__failed(p) && !bound_later(b, p))
-		fprintf(f, "; device %s is left without a driver (no later probe bound it)",
-			k->probe_device);
+		fprintf(f, "; device %s is left without a driver (no later probe bound it)", dev);
 	if (ml)
 		fprintf(f, "; %s(%s) returned %s at %.2f s", "finit_module", ml->name,
 			errno_name(ml->ret), ml->end_ns / NS);
@@ -540,7 +558,7 @@ json_object *boot__explain_json(const struct boot_data *b)
 		json_object_object_add(e, "sender_pid", json_object_new_int(k->sender_pid));
 		json_object_object_add(e, "target", json_object_new_string(k->target_comm));
 		json_object_object_add(e, "target_pid", json_object_new_int(k->target_pid));
-		json_object_object_add(e, "module", json_object_new_string(k->module));
+		json_object_object_add(e, "module", json_object_new_string(kill__module(b, k)));
 		json_object_object_add(e, "device", json_object_new_string(k->probe_device));
 		for (size_t j = 0; j < k->stack.n; j++)
 			json_object_array_add(st, json_object_new_string(k->stack.v[j]));
