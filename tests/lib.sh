@@ -80,17 +80,6 @@ kernel_probe_us() {
 		"$1" | awk '{ n[$1]++; us[$1] = $2 } END { for (d in n) if (n[d] == 1) print d, us[d] }' | sort
 }
 
-# log_clock_offset EVENTS KERNEL_LOG: printk's clock less the collector's,
-# in s: the median, over the devices both probed, of the log line's stamp
-# less the collector's end of the probe (a device's first line and span).
-log_clock_offset() {
-	join <(jq -r 'select(.type == "probe" and .start_ns != null and .duration_ns != null) |
-			"\(.device) \((.start_ns + .duration_ns) / 1e9)"' "$1" | sort -k1,1 | awk '!s[$1]++') \
-		<(sed -n 's/^\[ *\([0-9.]*\)\] probe of \([^ ]*\) .*returned.*/\2 \1/p' "$2" |
-			sort -k1,1 | awk '!s[$1]++') |
-		awk '{ print $3 - $2 }' | sort -g | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }'
-}
-
 # collector_spans EVENTS: "DEVICE DURATION_NS SRC START_NS", sorted, for each
 # device with one probe span in a collector's stream; SRC is bpf, or trace
 # for the boot-time trace's spans (before the collector attached).
@@ -245,14 +234,14 @@ check_log_against_collector() {
 	# little (a late probe, e.g. sound, may end in between): only the
 	# collector's probes that ended 0.1 s before the log's last line count,
 	# and a driver the log alone has is allowed if the collector saw it end
-	# within 0.1 s of that line.  That line's stamp is printk's clock, which
-	# is CLOCK_MONOTONIC plus an offset fixed early in the boot: -59 to
-	# +31 ms in nine boots here, more on a slower host.  It is measured per
-	# boot (log_clock_offset) and taken off.
+	# within 0.1 s of that line.  That line's stamp is printk's clock, the
+	# collector's plus an offset fixed early in the boot: -59 to +31 ms in
+	# nine boots of 7 December here, more on a slower host.  The collector
+	# measured it (the header's printk_offset_ns); it is taken off.
 	t_end=$(sed -n 's/^\[ *\([0-9.]*\)\].*/\1/p' "$g/kernel.log" | tail -1)
-	off=$(log_clock_offset "$ev" "$g/kernel.log")
-	echo "# $t: printk's clock - the collector's: ${off:-?} s (median over the probes both timed)"
-	t_end=$(awk -v e="${t_end:-1e9}" -v o="${off:-0}" 'BEGIN { printf "%.6f", e - o }')
+	off=$(jq -r 'select(.type == "header") | .printk_offset_ns // empty' "$ev" | head -1)
+	echo "# $t: printk's clock less the collector's: ${off:-not measured (taken as 0)} ns (the header's)"
+	t_end=$(awk -v e="${t_end:-1e9}" -v o="${off:-0}" 'BEGIN { printf "%.6f", e - o / 1e9 }')
 	jq -r --argjson stop "${t_end:-1e9}" 'select(.type == "probe" and .start_ns != null and
 		((.start_ns + .duration_ns) / 1e9 - $stop | fabs) <= 0.1) | .driver' "$ev" |
 		sort -u >"$out/drivers-at-end.txt"
