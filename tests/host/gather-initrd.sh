@@ -231,3 +231,35 @@ import_one otherboot
 check "gather.txt of another boot than its kernel log: named, its initrd_generator not read" \
 	bash -c 'grep -q "otherboot/gather.txt:2: boot id 99999999-2222-4333-8444-000000000612, not the kernel log.s .*: its initrd_generator is another boot.s (not read)" "$1" &&
 		! grep -q initrd_generator "$2"' _ "$tmp/otherboot.out" "$(bootjson otherboot)"
+
+# ---- a collector's stream that carried its gathered folder (bootprobe.gather=1) --------
+
+# stream NAME BOOT_ID [GATHER.TXT LINE...]: a real stream (tests/data/boots/killed)
+# with the attachments finish adds: boot-id.txt and gather.gather.txt.
+stream() {
+	local f=$tmp/$1.jsonl id=$2 g
+	shift 2
+	g=$(printf '%s\n' "bootprobe-gather 1" "boot_id $id" "$@")
+	jq -c 'select(.type != "trailer")' tests/data/boots/killed/events.jsonl >"$f"
+	jq -nc --arg t "$id" '{type: "attachment", name: "boot-id.txt", bytes: ($t | length + 1),
+		truncated: false, text: ($t + "\n")}' >>"$f"
+	jq -nc --arg t "$g" '{type: "attachment", name: "gather.gather.txt", bytes: ($t | length + 1),
+		truncated: false, text: ($t + "\n")}' >>"$f"
+	jq -c 'select(.type == "trailer")' tests/data/boots/killed/events.jsonl >>"$f"
+}
+sid=5b2c8d10-7e4f-4a61-9d3b-2f7c1e0a9b44
+stream sgood "$sid" "initrd_generator dracut 106-6" "initrd_evidence dracut's initrd units in this boot's journal"
+"$BP" import -o "$tmp/res" --run-id sgood --mode m "$tmp/sgood.jsonl" >"$tmp/sgood.out" 2>&1
+echo "# stream import (rc $?): $(tr '\n' ' ' <"$tmp/sgood.out")"
+report sgood
+check "a stream with its gathered folder: boot.json's initrd_generator is its gather.txt's" \
+	grep -q '"initrd_generator":"dracut 106-6"' "$(bootjson sgood)"
+check "... and report's Modes table says it" grep -q "| m | dracut 106-6 |" "$tmp/rep-sgood/report.md"
+
+stream sother "$sid" "initrd_generator dracut 106-6"
+sed -i "s/boot_id $sid/boot_id 99999999-2222-4333-8444-000000000612/" "$tmp/sother.jsonl"
+"$BP" import -o "$tmp/res" --run-id sother --mode m "$tmp/sother.jsonl" >"$tmp/sother.out" 2>&1
+sed 's/^/#   /' "$tmp/sother.out"
+check "a stream whose gather.txt is another boot's: named, its initrd_generator not read" \
+	bash -c 'grep -q "gather.gather.txt:2: boot id 99999999-2222-4333-8444-000000000612, not the stream.s '"$sid"': its initrd_generator is another boot.s (not read)" "$1" &&
+		! grep -q initrd_generator "$2"' _ "$tmp/sother.out" "$(bootjson sother)"

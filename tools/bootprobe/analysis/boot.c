@@ -1820,7 +1820,8 @@ static const char *initrd_generator_invalid(const char *v, size_t len, char *buf
  * refused at FILE:LINE and counted; it costs no count (the report's
  * "initrd made by" then says nothing), and the boot stands.
  */
-static void read_gather_manifest(struct boot_data *b, char *text, const char *path)
+static void read_gather_manifest(struct boot_data *b, char *text, const char *path,
+				 const char *boot_id, const char *whose)
 {
 	static const char key[] = "initrd_generator ";
 	const size_t nk = sizeof(key) - 1;
@@ -1838,13 +1839,13 @@ static void read_gather_manifest(struct boot_data *b, char *text, const char *pa
 		len = strlen(line);
 		if (len && line[len - 1] == '\r')
 			line[--len] = '\0';
-		if (!strncmp(line, "boot_id ", 8) && *b->log.boot_id &&
-		    strcmp(line + 8, b->log.boot_id)) {
-			char *id = term_str(line + 8);
+		if (!strncmp(line, "boot_id ", 8) && *boot_id && strcmp(line + 8, boot_id)) {
+			char *id = term_str(line + 8), *want = term_str(boot_id);
 
-			log_reject(b, -1, "%s:%d: boot id %.40s, not the kernel log's %s: its "
+			log_reject(b, -1, "%s:%d: boot id %.40s, not %s %.40s: its "
 				   "initrd_generator is another boot's (not read)", path, lineno, id,
-				   b->log.boot_id);
+				   whose, want);
+			free(want);
 			free(id);
 			other = true;
 		} else if (!strncmp(line, key, nk)) {
@@ -1869,6 +1870,22 @@ static void read_gather_manifest(struct boot_data *b, char *text, const char *pa
 	}
 }
 
+void boot_data__read_gather_attachment(struct boot_data *b)
+{
+	const char *a = boot_data__attachment(b, "gather.gather.txt");
+	const char *id = boot_data__attachment(b, "boot-id.txt");
+	char *text, *boot_id;
+
+	if (!a)
+		return;
+	text = xstrdup(a);
+	boot_id = id ? strndup(id, strcspn(id, "\n")) : xstrdup("");
+	read_gather_manifest(b, text, "the stream's attachment gather.gather.txt", boot_id,
+			     "the stream's");
+	free(boot_id);
+	free(text);
+}
+
 void boot_data__read_beside_log(struct boot_data *b, int dfd, const char *dir)
 {
 	static const char *const texts[] = {
@@ -1887,7 +1904,7 @@ void boot_data__read_beside_log(struct boot_data *b, int dfd, const char *dir)
 	path = xasprintf("%s/gather.txt", dir);
 	text = beside_file(b, dfd, dir, "gather.txt", &len);
 	if (text)
-		read_gather_manifest(b, text, path);
+		read_gather_manifest(b, text, path, b->log.boot_id, "the kernel log's");
 	free(text);
 	free(path);
 	path = xasprintf("%s/udevd.log", dir);

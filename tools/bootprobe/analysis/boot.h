@@ -372,6 +372,12 @@ void boot_data__read_console(struct boot_data *b, char *text, size_t len, const 
  */
 void boot_data__read_beside_log(struct boot_data *b, int dfd, const char *dir);
 /*
+ * A collector's stream that carried bootprobe-gather's folder of its boot
+ * (bootprobe.gather=1): its gather.txt's initrd_generator into
+ * @b->initrd_generator, read and refused as a folder's is.
+ */
+void boot_data__read_gather_attachment(struct boot_data *b);
+/*
  * What a boot read from a kernel log cannot give, whatever the log holds:
  * the parts of enum incomplete no log line has (kthread_create(), the
  * signal to the worker and its state and stack, module loads, disks and

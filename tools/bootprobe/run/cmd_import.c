@@ -736,6 +736,10 @@ int cmd_import(int argc, char **argv)
 		bdir = xasprintf("%s/%s", dir, r.v[r.n].dir);
 		imported_boot__init(&ib, b, r.v[r.n].name, mode, index, argv[i]);
 		r.v[r.n].outcome = ib.f.outcome;
+		/* What made its initrd, when its gathered folder came with it. */
+		boot_data__read_gather_attachment(b);
+		if (*b->initrd_generator)
+			ib.f.initrd_generator = b->initrd_generator;
 		import__say_refusals(argv[i], b);
 		if (import__write(bdir, b, text, len, &ib.f)) {
 			r.refused++;
