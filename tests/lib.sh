@@ -236,7 +236,7 @@ check_log_against_collector() {
 	# and a driver the log alone has is allowed if the collector saw it end
 	# within 0.1 s of that line.  That line's stamp is printk's clock, the
 	# collector's plus an offset fixed early in the boot: -59 to +31 ms in
-	# nine boots of 7 December here, more on a slower host.  The collector
+	# twelve boots of 7 December here, more on a slower host.  The collector
 	# measured it (the header's printk_offset_ns); it is taken off.
 	t_end=$(sed -n 's/^\[ *\([0-9.]*\)\].*/\1/p' "$g/kernel.log" | tail -1)
 	off=$(jq -r 'select(.type == "header") | .printk_offset_ns // empty' "$ev" | head -1)
