@@ -75,6 +75,14 @@ check "kill chart: one data block, plotted as index 0 and titled with mode a" \
 	sh -c "grep -c '^#' '$tmp/charts/charts/kills.dat' | grep -qx 1 &&
 		grep -q \"index 0 using 1:2 with points pt 7 title 'a'\" '$tmp/charts/charts/kills.gp' &&
 		! grep -q \"title 'b'\" '$tmp/charts/charts/kills.gp'"
+# One boot a mode: no interval, no claim.  (The answer once read "slower by
+# 4 s in these boots, but not significant (... the 95 % CI of the
+# difference, +4.000 - +4.000 s, excludes 0; p = 1 ...)": a point.)
+check "one boot a mode: the answer says not comparable, a CI needs 2 a side, with the medians" \
+	grep -q "not comparable, 1 and 1 ok boots with a boot time (a confidence interval needs 2 a side); in these boots 11.000 s against 7.000 s, +4.000 s, +57.1 %." \
+	"$tmp/charts/report.md"
+check "... and no CI is claimed anywhere in the report" \
+	bash -c '! grep -qE "excludes 0;|nan" "$1"' _ "$tmp/charts/report.md"
 run=$tmp/run-no-kills
 manifest=()
 boot b-001 b 7.00 slowprobe 0

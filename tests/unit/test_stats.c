@@ -118,9 +118,19 @@ static void selection_median(void)
 	{
 		double even[] = { 3, 1, 4, 1, 5, 9 }, lo, hi;
 
-		/* one element per sample: the resample is that element, the CI is exact */
+		/*
+		 * One element a side resamples to itself: a point, which the
+		 * report once read as "the CI excludes 0" beside p = 1.  No
+		 * interval then, nor with one element on either side.
+		 */
 		stats_median_diff_ci(even, 1, even + 5, 1, &lo, &hi);
-		CHECK(lo == 6 && hi == 6, "a one-element resample gives its element (9 - 3 = 6)");
+		CHECK(isnan(lo) && isnan(hi), "one element a side: no CI (got %g..%g)", lo, hi);
+		stats_median_diff_ci(even, 1, even + 2, 4, &lo, &hi);
+		CHECK(isnan(lo) && isnan(hi), "one element on a side: no CI (got %g..%g)", lo, hi);
+		/* two a side: every resample's median lies within the samples' range */
+		stats_median_diff_ci(even, 2, even + 4, 2, &lo, &hi);
+		CHECK(isfinite(lo) && isfinite(hi) && lo >= 5 - 3 && hi <= 9 - 1 && lo <= hi,
+		      "two a side: a CI within the samples' differences (got %g..%g)", lo, hi);
 	}
 }
 

@@ -159,7 +159,7 @@ void stats_median_diff_ci(const double *a, size_t na, const double *b, size_t nb
 	uint64_t rng = STATS_SEED;
 	double *bufa, *bufb, *stat;
 
-	if (!na || !nb) {
+	if (na < 2 || nb < 2) {
 		*lo = *hi = NAN;
 		return;
 	}

@@ -29,7 +29,11 @@ double stats_median_select(double *a, size_t n);
 /* Everything in struct summary; n == 0 gives NaNs. */
 void stats_summarize(const double *x, size_t n, struct summary *s);
 
-/* 95 % percentile-bootstrap CI of median(b) - median(a). */
+/*
+ * 95 % percentile-bootstrap CI of median(b) - median(a); NaNs unless each
+ * side has 2 values (one value resamples to itself: the interval would
+ * show none of that side's spread, and a point for one boot a side).
+ */
 void stats_median_diff_ci(const double *a, size_t na, const double *b, size_t nb,
 			  double *lo, double *hi);
 

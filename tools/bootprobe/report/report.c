@@ -317,7 +317,10 @@ static void put_comparison_row(struct doc *d, const char *mode, int metric,
 	doc__cellf(d, "%.3f", c->median_a);
 	doc__cellf(d, "%.3f", c->median_b);
 	doc__cellf(d, "%+.3f", c->diff);
-	doc__cellf(d, "%+.3f – %+.3f", c->diff_lo, c->diff_hi);
+	if (isfinite(c->diff_lo) && isfinite(c->diff_hi))
+		doc__cellf(d, "%+.3f – %+.3f", c->diff_lo, c->diff_hi);
+	else
+		doc__cellf(d, "-");
 	doc__cellf(d, "%s", pct);
 	doc__cellf(d, "%.3g%s", c->mw.p, c->mw.exact ? " (exact)" : "");
 	doc__cellf(d, "%.3g", c->p_holm);
@@ -408,8 +411,14 @@ static void put_answer_mode(struct doc *d, const char *name, const char *bname,
 	fmt_p(p, sizeof(p), c);
 	if (!c->na || !c->nb || !isfinite(c->diff_lo) || !isfinite(c->diff_hi)) {
 		put_against(d, name, bname);
-		doc__text(d, ": not comparable, %zu and %zu ok boots with a boot time.", c->nb,
-			  c->na);
+		if (c->na && c->nb && isfinite(c->diff))
+			doc__text(d, ": not comparable, %zu and %zu ok boots with a boot time (a "
+				  "confidence interval needs 2 a side); in these boots %.3f s against "
+				  "%.3f s, %+.3f s%s.", c->nb, c->na, c->median_b, c->median_a, c->diff,
+				  pct);
+		else
+			doc__text(d, ": not comparable, %zu and %zu ok boots with a boot time.",
+				  c->nb, c->na);
 		return;
 	}
 	if (comparison__significant(c)) {
