@@ -155,7 +155,7 @@ check "$t: both agree on when systemd started in the root (0 to 1 s apart)" \
 # ---- the kills: which udevd sent the SIGKILL --------------------------------------
 # kill_sender EVENTS: "TS_NS PID COMM" of the SIGKILL to the worker that was
 # loading slowprobe, while it was in that finit_module() (by the worker's
-# pid: a kill before the kernel has read the module's name has none).
+# pid: a kill before the module's init began names no module).
 kill_sender() {
 	jq -s -r '(map(select(.type == "module_load" and .name == "slowprobe")) | first) as $m |
 		if $m == null then empty else
@@ -227,13 +227,13 @@ for mse in kill-initrd:initrd:6:none kill-root:root:6:none kill-root-extra:root:
 	ext=0 set=', systemd\.setenv=SYSTEMD_UDEV_EXTRA_TIMEOUT_SEC=0'
 	[ "$extra" = extra ] && ext=10 set=
 	# Where the kill found the worker, by the stream: in slowprobe's probe
-	# (the design), or before it began (a slow host: the file still read,
-	# perhaps before the kernel had its name).  explain must say which.
+	# (the design), or before it began (a slow host: the module still being
+	# loaded, perhaps before its init).  explain must say which.
 	ps=$(jq -r 'select(.type == "probe" and .driver == "slowprobe") | .start_ns // empty' "$evk" | head -1)
 	if [ -n "$ps" ] && [ -n "${k_ns:-}" ] && [ "$ps" -le "$k_ns" ]; then
 		phase='in its probe' re=', in probe of [0-9a-f:.]+ \(slowprobe\) for [0-9.]+ s'
 	else
-		phase='before its probe' re="(, before the kernel had read the module's name)?;(.*;)? its probe of [0-9a-f:.]+ \(slowprobe\) began after the kill"
+		phase='before its probe' re="(, before the module's init began)?;(.*;)? its probe of [0-9a-f:.]+ \(slowprobe\) began after the kill"
 	fi
 	check "$tk: explain names udevd's SIGKILL to the worker in finit_module, $phase, after the $tmo s timeout and udevd's extra $ext s" \
 		grep -Eq '^kill [0-9]+: systemd-udevd \[[0-9]+\] sent SIGKILL at [0-9.]+ s to \(udev-worker\) \[[0-9]+\] after the udev event timeout \('"$tmo"' s\) and udevd.s extra '"$ext"' s \(systemd 25[6-9]'"$set"'\); the worker was in finit_module\(slowprobe\) for [0-9.]+ s'"$re" \

@@ -55,10 +55,10 @@ for cmd in explain timeline; do
 		bash -c 'jq -e . "$1" >/dev/null && ! grep -qiwE "nan|-?infinity" "$1"' _ "$tmp/zero.json"
 done
 
-# A kill before the kernel has read the module's name (the file still
-# read, decompressed, checked: in CI on 7 December a 3 s timeout hit
-# slowprobe's worker there, 3.40 s into finit_module): the signal's record
-# has no name, the finit_module() call it interrupted names it at its end;
+# A kill before the module's init began (the file still read, checked,
+# linked: in CI on 7 December a 3 s timeout hit slowprobe's worker there,
+# 3.40 s into finit_module): the signal's record has no name (the
+# collector reads it at do_init_module()), the finit_module() call it interrupted names it at its end;
 # the probe, moved here to after the kill, is said to have begun after it.
 mkdir -p "$tmp/early" && cp tests/data/boots/killed/* "$tmp/early/"
 jq -c 'if .type == "signal_generate" and .sig == 9 and .target_state.module_load.name == "slowprobe"
@@ -69,8 +69,8 @@ jq -c 'if .type == "signal_generate" and .sig == 9 and .target_state.module_load
 "$BP" explain "$tmp/early" >"$tmp/early.txt" 2>&1
 "$BP" explain --json "$tmp/early" >"$tmp/early.json" 2>&1
 sed -n 's/^kill /#   &/p' "$tmp/early.txt"
-check "a kill before the module's name was read: named from the call's end, no probe claimed" \
-	grep -q '^kill 1: .*; the worker was in finit_module(slowprobe) for 3.99 s, before the kernel had read the module.s name; ' \
+check "a kill before the module's init began: named from the call's end, no probe claimed" \
+	grep -q '^kill 1: .*; the worker was in finit_module(slowprobe) for 3.99 s, before the module.s init began; ' \
 	"$tmp/early.txt"
 check "... and says the probe began after the kill, and what became of it" \
 	grep -q '; its probe of 0000:00:03.0 (slowprobe) began after the kill, at 7.00 s; the probe failed (-EINTR); device 0000:00:03.0 is unbound;' \

@@ -170,9 +170,10 @@ static void kill__why(FILE *f, const struct boot_data *b, const struct kill_even
 
 /*
  * The module the target was loading at the kill: the signal's own record
- * names it once the kernel has read it; before that (the file still read,
- * decompressed, checked) the finit_module() call it interrupted names it
- * when it returns.  "" when neither does.
+ * names it once its init has begun (the collector reads the name at
+ * do_init_module()); before that (the file still read, decompressed,
+ * checked, linked) the finit_module() call it interrupted names it when it
+ * returns.  "" when neither does.
  */
 static const char *kill__module(const struct boot_data *b, const struct kill_event *k)
 {
@@ -206,8 +207,9 @@ static char *kill__chain(const struct boot_data *b, const struct kill_event *k)
 	if (k->module_for_ns >= 0) {
 		fprintf(f, " in finit_module(%s) for %.2f s", kill__module(b, k),
 			k->module_for_ns / NS);
-		if (!*k->module)	/* still in load_module(): the file read, decompressed, checked */
-			fprintf(f, ", before the kernel had read the module's name");
+		/* The collector learns the name at do_init_module(): still in load_module(). */
+		if (!*k->module)
+			fprintf(f, ", before the module's init began");
 		any = true;
 	}
 	if (k->probe_for_ns >= 0) {
