@@ -1879,7 +1879,7 @@ void boot_data__read_gather_attachment(struct boot_data *b)
 	if (!a)
 		return;
 	text = xstrdup(a);
-	boot_id = id ? strndup(id, strcspn(id, "\n")) : xstrdup("");
+	boot_id = xasprintf("%.*s", id ? (int)strcspn(id, "\n") : 0, id ? id : "");
 	read_gather_manifest(b, text, "the stream's attachment gather.gather.txt", boot_id,
 			     "the stream's");
 	free(boot_id);
